@@ -1,0 +1,48 @@
+import type { Race, RankedEntry } from './types.js';
+
+/**
+ * The one reading of a race that every system shares.
+ *
+ * 1. DNS and DSQ entries are excluded (they are not rated).
+ * 2. Finishers are ordered by position; equal positions are ties.
+ * 3. DNF entries (retirements) are classified below every finisher, ordered among themselves by their position
+ *    (the scoreboard parser numbers them in the order given); equal DNF positions tie as well.
+ * 4. Ranks are renumbered 1..n without gaps; a tie group covering places p..p+m-1 gets p + (m-1)/2 each
+ *    (specs/folyami.md step 1, `tidyRanks`).
+ *
+ * Within a tie group entries are sorted by player name, so the result never depends on input order.
+ * Throws on a player entered twice: validation upstream reports it to the user with a line number.
+ */
+export function rankRace(race: Race): RankedEntry[] {
+	const seen = new Set<string>();
+	const rated = race.entries.filter((entry) => {
+		if (seen.has(entry.player)) throw new Error(`race ${race.id}: ${entry.player} is entered twice`);
+		seen.add(entry.player);
+		return entry.status === 'finished' || entry.status === 'DNF';
+	});
+	const classOf = (status: string): number => (status === 'DNF' ? 1 : 0);
+	rated.sort(
+		(a, b) =>
+			classOf(a.status) - classOf(b.status) ||
+			a.position - b.position ||
+			(a.player < b.player ? -1 : a.player > b.player ? 1 : 0),
+	);
+	const ranked: RankedEntry[] = [];
+	for (let start = 0; start < rated.length; ) {
+		const head = rated[start]!;
+		let end = start + 1;
+		while (end < rated.length && rated[end]!.status === head.status && rated[end]!.position === head.position) end++;
+		const tidyRank = start + 1 + (end - start - 1) / 2;
+		for (let i = start; i < end; i++) {
+			const entry = rated[i]!;
+			ranked.push({
+				player: entry.player,
+				rank: tidyRank,
+				time: entry.time,
+				status: entry.status === 'DNF' ? 'DNF' : 'finished',
+			});
+		}
+		start = end;
+	}
+	return ranked;
+}
