@@ -1,10 +1,17 @@
+import { endure } from './endure.js';
+import { folyami } from './folyami.js';
+import { glicko } from './glicko.js';
+import { speed } from './speed.js';
+import { stk } from './stk.js';
 import { ParamError, type AnyRatingSystem, type SystemId } from './types.js';
 
 /**
  * The registry of rating systems that rate races (relrank rates best-of-X games and lives apart, see relrank/).
  * Each entry is a pure module: (participants' states, ranked race, params) -> new states.
  */
-export const systems = {} as const satisfies Partial<Record<SystemId, AnyRatingSystem>>;
+export const systems = { folyami, glicko, endure, speed, stk } as const satisfies Partial<
+	Record<SystemId, AnyRatingSystem>
+>;
 
 export type RaceSystemId = keyof typeof systems;
 
@@ -18,3 +25,6 @@ export function getSystem(id: string): AnyRatingSystem {
 	}
 	return systems[id] as AnyRatingSystem;
 }
+
+/** Every race system, type-erased, in registry order (for listings, the demo and benchmarks). */
+export const raceSystems: readonly AnyRatingSystem[] = Object.values(systems);

@@ -46,6 +46,12 @@ export interface FieldEntry<S> extends RankedEntry {
 	readonly state: S;
 }
 
+/** What a system may read about a race beyond its ranked field. Callers pass `{ mode: race.mode }`. */
+export interface RaceContext {
+	/** Absent means time trial (`tt`), the history CSV's default. */
+	readonly mode?: RaceMode | undefined;
+}
+
 /** Parameter overrides as they arrive from the CLI (`--param name=value`) or league config. */
 export type ParamOverrides = Readonly<Record<string, string | number | boolean>>;
 
@@ -85,9 +91,11 @@ export interface RatingSystem<S, P> {
 	newcomer(params: P): S;
 	/**
 	 * Rate one race. `field` is in finishing order (rankRace) with each participant's pre-race state; returns the
-	 * post-race states in the same order. A one-racer field returns its states unchanged.
+	 * post-race states in the same order. A one-racer field returns its states unchanged (except stk, which follows
+	 * its reference: a lone racer still gets its base points and race count). `context` carries what a system needs
+	 * to know about the race beyond its field (stk reads the mode); systems that need nothing ignore it.
 	 */
-	rateRace(field: readonly FieldEntry<S>[], params: P): S[];
+	rateRace(field: readonly FieldEntry<S>[], params: P, context?: RaceContext): S[];
 	/** Growth of uncertainty over `days` idle days (Glicko RD growth, endure forgetting). Composable. */
 	elapse(state: S, days: number, params: P): S;
 	summary(state: S, params: P): RatingSummary;

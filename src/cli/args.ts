@@ -1,0 +1,93 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { AnyRatingSystem } from '../ratings/types.js';
+import { getSystem } from '../ratings/index.js';
+
+/** A bad command line: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+	override readonly name = 'UsageError';
+}
+
+/**
+ * Parse a subcommand's arguments with node:util parseArgs, strict (unknown options and missing values are errors)
+ * and with positionals allowed; a parse error becomes a UsageError.
+ */
+export function parseCommandArgs<const O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O) {
+	try {
+		return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+}
+
+/** The value of a required option. */
+export function required<T>(value: T | undefined, name: string): T {
+	if (value === undefined) throw new UsageError(`missing required option --${name}`);
+	return value;
+}
+
+/** Fail on positionals beyond the first `max`. */
+export function noExtraPositionals(positionals: readonly string[], max = 0): void {
+	if (positionals.length > max) throw new UsageError(`unexpected argument "${positionals[max]}"`);
+}
+
+/** Look up a system by id; an unknown id is a usage error that lists the known ones (from the registry). */
+export function systemArg(id: string): AnyRatingSystem {
+	try {
+		return getSystem(id.trim());
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+}
+
+/** Names of the parameters a system knows: the keys of its resolved defaults. */
+export function knownParams(system: AnyRatingSystem): string[] {
+	return Object.keys(system.params() as object);
+}
+
+/**
+ * Distribute `--param` values over the selected systems:
+ * - `system.name=value` targets that system (it must be selected);
+ * - `name=value` applies to every selected system that knows `name` (an error when none does).
+ * Values stay strings: each system's params() parses and range-checks them (ParamError).
+ */
+export function paramOverrides(
+	params: readonly string[],
+	selected: readonly AnyRatingSystem[],
+): Map<AnyRatingSystem, Record<string, string>> {
+	const result = new Map<AnyRatingSystem, Record<string, string>>(selected.map((system) => [system, {}]));
+	for (const param of params) {
+		const eq = param.indexOf('=');
+		if (eq <= 0) throw new UsageError(`--param expects name=value, got "${param}"`);
+		const key = param.slice(0, eq).trim();
+		const value = param.slice(eq + 1).trim();
+		const dot = key.indexOf('.');
+		if (dot >= 0) {
+			const target = systemArg(key.slice(0, dot));
+			const overrides = result.get(target);
+			if (!overrides) {
+				throw new UsageError(`--param ${key}: system ${target.id} is not selected (${selected.map((s) => s.id).join(', ')})`);
+			}
+			overrides[key.slice(dot + 1)] = value;
+			continue;
+		}
+		const takers = selected.filter((system) => knownParams(system).includes(key));
+		if (takers.length === 0) {
+			const known = selected.map((system) => `${system.id}: ${knownParams(system).join(', ') || '(none)'}`).join('; ');
+			throw new UsageError(`--param ${key}: no selected system has a parameter "${key}" (${known})`);
+		}
+		for (const system of takers) result.get(system)![key] = value;
+	}
+	return result;
+}
+
+/** Resolve one system's parameters from `--param` values (ParamError on a bad value). */
+export function resolveSystemParams(system: AnyRatingSystem, params: readonly string[]): unknown {
+	return system.params(paramOverrides(params, [system]).get(system));
+}
+
+/** `--reset`: only `yearly` is known. */
+export function resetArg(value: string | undefined): 'yearly' | undefined {
+	if (value === undefined) return undefined;
+	if (value !== 'yearly') throw new UsageError(`--reset must be "yearly", got "${value}"`);
+	return value;
+}

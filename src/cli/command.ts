@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { UsageError } from './args.js';
+import { parseHistoryCsv } from '../league/history-csv.js';
+import type { Race } from '../ratings/types.js';
+
+/** Where a command writes: captured in tests, process streams in the real CLI. */
+export interface CliIo {
+	out(text: string): void;
+	err(text: string): void;
+}
+
+/** One `pitwall <name>` subcommand; its module default-exports it. */
+export interface CliCommand {
+	readonly name: string;
+	/** One line for the command list. */
+	readonly summary: string;
+	/** Synopsis and options, printed with --help and after a usage error. */
+	readonly usage: string;
+	/** Runs the command; returns the exit code. Throws UsageError / HistoryCsvError / ParamError for exit 2. */
+	run(argv: readonly string[], io: CliIo): number | Promise<number>;
+}
+
+/** Read a text file; a missing or unreadable file is a usage error. */
+export function readText(path: string): string {
+	try {
+		return readFileSync(path, 'utf8');
+	} catch (error) {
+		throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+	}
+}
+
+/** Read and validate a history CSV (HistoryCsvError names `path:line`). */
+export function loadHistory(path: string): Race[] {
+	return parseHistoryCsv(readText(path), path);
+}
+
+/** Numbers at full double precision: String(x) round-trips every double. */
+export function num(value: number | undefined | null): string {
+	return value === undefined || value === null ? '' : String(value);
+}

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { noExtraPositionals, parseCommandArgs, UsageError } from '../args.js';
+import { readText, type CliCommand } from '../command.js';
+import { writeHistoryCsv } from '../../league/history-csv.js';
+import { importErgast } from '../../league/import-ergast.js';
+import type { ImportResult } from '../../league/import-table.js';
+import { importZakstunts } from '../../league/import-zakstunts.js';
+
+const options = {
+	from: { type: 'string' },
+	to: { type: 'string' },
+} as const;
+
+function yearArg(name: string, value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	if (!/^\d{4}$/.test(value)) throw new UsageError(`--${name} must be a year (YYYY), got "${value}"`);
+	return Number(value);
+}
+
+export default {
+	name: 'import',
+	summary: 'convert a ZakStunts or Ergast (F1) results dump to a history CSV',
+	usage: `pitwall import zakstunts <zakstunts-race-positions.csv>
+pitwall import ergast <f1db_csv dir> [--from YEAR] [--to YEAR]
+
+Prints the history CSV on stdout and a summary (and what was dropped) on stderr.`,
+	run(argv, io) {
+		const { values, positionals } = parseCommandArgs(argv, options);
+		noExtraPositionals(positionals, 2);
+		const [source, path] = positionals;
+		if (source === undefined || path === undefined) throw new UsageError('expected a source (zakstunts or ergast) and a path');
+		let result: ImportResult;
+		if (source === 'zakstunts') {
+			if (values.from !== undefined || values.to !== undefined) throw new UsageError('--from/--to apply to ergast only');
+			result = importZakstunts(readText(path), path);
+		} else if (source === 'ergast') {
+			const from = yearArg('from', values.from);
+			const to = yearArg('to', values.to);
+			if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+			const file = (name: string): string => readText(join(path, name));
+			result = importErgast({ races: file('races.csv'), results: file('results.csv'), drivers: file('drivers.csv') }, { from, to });
+		} else {
+			throw new UsageError(`unknown source "${source}"; known: zakstunts, ergast`);
+		}
+		io.out(writeHistoryCsv(result.races));
+		const entries = result.races.reduce((sum, race) => sum + race.entries.length, 0);
+		const players = new Set(result.races.flatMap((race) => race.entries.map((entry) => entry.player))).size;
+		for (const note of result.notes) io.err(`${note}\n`);
+		io.err(`imported ${result.races.length} races, ${entries} entries, ${players} players\n`);
+		return 0;
+	},
+} satisfies CliCommand;

@@ -1,0 +1,64 @@
+import { writeFileSync } from 'node:fs';
+import {
+	noExtraPositionals,
+	parseCommandArgs,
+	required,
+	resetArg,
+	resolveSystemParams,
+	systemArg,
+	UsageError,
+} from '../args.js';
+import { loadHistory, num, type CliCommand } from '../command.js';
+import { csvLine } from '../../league/csv.js';
+import { replayHistory } from '../../league/replay.js';
+
+const options = {
+	system: { type: 'string' },
+	input: { type: 'string' },
+	param: { type: 'string', multiple: true },
+	history: { type: 'string' },
+	reset: { type: 'string' },
+} as const;
+
+export default {
+	name: 'replay',
+	summary: 'replay a history CSV and print every player’s rating',
+	usage: `pitwall replay --system <id> --input <history.csv> [--param name=value ...] [--history <out.csv>] [--reset yearly]
+
+Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descending), numbers at full precision.
+--history <out.csv>  also write race,player,position,rating_before,rating_after (one row per rated entry;
+                     position is the rank the system read, rating_before is after idle-time growth).
+--reset yearly       restart every rating at the first race of each calendar year (needs dates).`,
+	run(argv, io) {
+		const { values, positionals } = parseCommandArgs(argv, options);
+		noExtraPositionals(positionals);
+		const system = systemArg(required(values.system, 'system'));
+		const params = resolveSystemParams(system, values.param ?? []);
+		const races = loadHistory(required(values.input, 'input'));
+		const history: string[] = ['race,player,position,rating_before,rating_after'];
+		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) }, (outcome) => {
+			for (const change of outcome.changes) {
+				history.push(
+					csvLine([outcome.race.id, change.player, num(change.rank), num(change.before.rating), num(change.after.rating)]),
+				);
+			}
+		});
+		const lines = ['player,rating,uncertainty,races,provisional'];
+		for (const row of replay.standings()) {
+			lines.push(csvLine([row.player, num(row.rating), num(row.uncertainty), num(row.races), String(row.provisional)]));
+		}
+		io.out(lines.join('\n') + '\n');
+		const { skipped } = replay.snapshot();
+		if (skipped.length > 0) {
+			io.err(`warning: ${system.id} could not rate ${skipped.length} race(s), skipped: ${skipped.map((s) => `${s.race} (${s.reason})`).join('; ')}\n`);
+		}
+		if (values.history !== undefined) {
+			try {
+				writeFileSync(values.history, history.join('\n') + '\n');
+			} catch (error) {
+				throw new UsageError(`cannot write ${values.history}: ${(error as Error).message}`);
+			}
+		}
+		return 0;
+	},
+} satisfies CliCommand;

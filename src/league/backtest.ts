@@ -1,0 +1,92 @@
+import { createReplay, type ReplayOptions } from './replay.js';
+import { winProbabilities } from '../ratings/odds.js';
+import type { Race, RatingSystem } from '../ratings/types.js';
+
+/**
+ * Backtest: replay a history and, before each race, score the system's prediction of the winner.
+ *
+ * The prediction is winProbabilities (odds.ts) over the race's rated field (rankRace: finishers and DNF), each
+ * racer's performance taken from the pre-race state after idle-time growth (newcomers at the newcomer state).
+ * Every rated race counts, including races whose winner has never raced before.
+ *
+ * The actual winner is the first tie group of rankRace: normally one racer. With a tie for first, the tied racers
+ * are one outcome: P(actual winner) is the sum of their probabilities, and the Brier score treats them as one
+ * class. A race the system cannot rate (UnratableRaceError) is not scored; it is counted in `skipped`.
+ */
+
+export interface BacktestResult {
+	/** Races scored. */
+	readonly races: number;
+	/** Races the system could not rate and did not score. */
+	readonly skipped: number;
+	/** Σ over races of ln P(actual winner). */
+	readonly winner_log_likelihood: number;
+	/** Quartiles (25%, 50%, 75%) of P(actual winner) over the races, linearly interpolated; null with no race. */
+	readonly p_winner_quartiles: readonly [number, number, number] | null;
+	/** Mean over races of the multi-class Brier score Σ_i (p_i - o_i)², o_i = 1 for the winner (group), else 0. */
+	readonly brier_winner: number | null;
+}
+
+/** What a backtest scores for one race. */
+export interface RacePrediction {
+	readonly race: string;
+	/** P(actual winner): the summed probability of the first tie group. */
+	readonly pWinner: number;
+	/** Σ_i (p_i - o_i)² over the field, the tied winners merged into one class. */
+	readonly brier: number;
+}
+
+export function backtest<S, P>(
+	system: RatingSystem<S, P>,
+	params: P,
+	races: readonly Race[],
+	options: ReplayOptions = {},
+	onRace?: (prediction: RacePrediction) => void,
+): BacktestResult {
+	const replay = createReplay(system, params, options);
+	const pWinners: number[] = [];
+	let logLikelihood = 0;
+	let brierSum = 0;
+	let skipped = 0;
+	for (const race of races) {
+		const prepared = replay.prepare(race);
+		const { field } = prepared;
+		const outcome = replay.commit(prepared);
+		if (outcome.skipped !== undefined) {
+			skipped++;
+			continue;
+		}
+		if (field.length === 0) continue; // nobody rated (all DNS/DSQ): nothing to predict
+		const p = winProbabilities(field.map((entry) => system.performance(entry.state, params)));
+		const winningRank = field[0]!.rank;
+		let pWinner = 0;
+		let brierLosers = 0;
+		field.forEach((entry, i) => {
+			if (entry.rank === winningRank) pWinner += p[i]!;
+			else brierLosers += p[i]! ** 2;
+		});
+		const brier = (pWinner - 1) ** 2 + brierLosers;
+		pWinners.push(pWinner);
+		logLikelihood += Math.log(pWinner);
+		brierSum += brier;
+		onRace?.({ race: race.id, pWinner, brier });
+	}
+	const n = pWinners.length;
+	const sorted = pWinners.sort((a, b) => a - b);
+	return {
+		races: n,
+		skipped,
+		winner_log_likelihood: logLikelihood,
+		p_winner_quartiles: n === 0 ? null : [quantile(sorted, 0.25), quantile(sorted, 0.5), quantile(sorted, 0.75)],
+		brier_winner: n === 0 ? null : brierSum / n,
+	};
+}
+
+/** Quantile of sorted values by linear interpolation between order statistics (R type 7, numpy's default). */
+export function quantile(sorted: readonly number[], q: number): number {
+	const h = (sorted.length - 1) * q;
+	const lo = Math.floor(h);
+	const a = sorted[lo]!;
+	const b = sorted[Math.min(lo + 1, sorted.length - 1)]!;
+	return a + (h - lo) * (b - a);
+}

@@ -1,0 +1,42 @@
+/**
+ * Calendar dates as `YYYY-MM-DD` strings, with pure proleptic-Gregorian arithmetic (no Date object: src/league
+ * takes time as input).
+ */
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a real calendar date written `YYYY-MM-DD`. */
+export function isCalendarDate(text: string): boolean {
+	const match = DATE.exec(text);
+	if (!match) return false;
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+	if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+	return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Days since 1970-01-01 of a valid `YYYY-MM-DD` date (H. Hinnant's `days_from_civil`). */
+export function dayNumber(date: string): number {
+	const year = Number(date.slice(0, 4));
+	const month = Number(date.slice(5, 7));
+	const day = Number(date.slice(8, 10));
+	const y = month <= 2 ? year - 1 : year;
+	const era = Math.floor(y / 400);
+	const yoe = y - era * 400;
+	const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+	const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+	return dayNumber(to) - dayNumber(from);
+}
+
+/** The calendar year of a `YYYY-MM-DD` date. */
+export function yearOf(date: string): number {
+	return Number(date.slice(0, 4));
+}

@@ -1,0 +1,219 @@
+import { daysBetween, yearOf } from './dates.js';
+import { rankRace } from '../ratings/race.js';
+import {
+	UnratableRaceError,
+	type FieldEntry,
+	type Race,
+	type RankedEntry,
+	type RatingSummary,
+	type RatingSystem,
+} from '../ratings/types.js';
+
+/**
+ * The replay engine: ratings as a deterministic fold over the race log.
+ *
+ * For each race: rankRace → elapse each participant's state by the days since their previous race (when both
+ * races have dates) → system.rateRace → store. Per-player bookkeeping (races rated in, date of the last race)
+ * lives here, outside the system's state, so every system gets the same time handling.
+ *
+ * The whole state is a plain-JSON snapshot: replaying a history in one go, race by race, or from a snapshot
+ * (after a JSON round trip) gives bit-identical states.
+ */
+
+export interface PlayerRecord<S> {
+	readonly state: S;
+	/** Races this player was rated in (since the last reset). */
+	readonly races: number;
+	/** Date of the player's last rated race, when that race had one. */
+	readonly lastDate?: string;
+}
+
+export interface ReplaySnapshot<S> {
+	readonly version: 1;
+	readonly system: string;
+	/** Races applied so far (rated or skipped). */
+	readonly racesApplied: number;
+	/** Ids of races the system could not rate (UnratableRaceError), with the reason. */
+	readonly skipped: readonly { readonly race: string; readonly reason: string }[];
+	/** Date of the latest dated race applied. */
+	readonly lastDate?: string;
+	readonly players: Readonly<Record<string, PlayerRecord<S>>>;
+}
+
+export interface ReplayOptions {
+	/** `yearly`: every rating restarts from a newcomer at the first race of each calendar year (needs dates). */
+	readonly reset?: 'yearly' | undefined;
+}
+
+/** One participant's change in one race. */
+export interface RatingChange {
+	readonly player: string;
+	/** The rank rankRace gave (ties share the mean place, DNF entries below every finisher). */
+	readonly rank: number;
+	readonly status: RankedEntry['status'];
+	/** Summary of the pre-race state, after idle-time growth (the state the system rated). */
+	readonly before: RatingSummary;
+	readonly after: RatingSummary;
+	/** True when the player had no rating before this race (first race, or first after a reset). */
+	readonly newcomer: boolean;
+}
+
+export interface RaceOutcome {
+	readonly race: Race;
+	/** Set when the system could not rate this race; nothing changed. */
+	readonly skipped?: string;
+	readonly changes: readonly RatingChange[];
+}
+
+/** A race's rated field with pre-race states (after elapse), ready to be predicted and then committed. */
+export interface PreparedRace<S> {
+	readonly race: Race;
+	readonly field: readonly FieldEntry<S>[];
+	/** Which participants had no rating before this race. */
+	readonly newcomers: readonly boolean[];
+	/** Whether applying this race first resets every rating (yearly reset). */
+	readonly reset: boolean;
+	/** Guard: the replay position this race was prepared at. */
+	readonly at: number;
+}
+
+export interface Standing extends RatingSummary {
+	readonly player: string;
+}
+
+export interface Replay<S> {
+	/** Rate one race and store the new states. */
+	apply(race: Race): RaceOutcome;
+	/** The rated field of `race` with pre-race states, without changing anything (for predictions). */
+	prepare(race: Race): PreparedRace<S>;
+	/** Rate a race returned by `prepare` (no other race may be applied in between). */
+	commit(prepared: PreparedRace<S>): RaceOutcome;
+	/** The stored record of a player, undefined for a player never rated (or not since the last reset). */
+	player(name: string): PlayerRecord<S> | undefined;
+	/** A player's state grown to `date` (newcomer state for an unknown player). */
+	stateAt(name: string, date: string | undefined): S;
+	/** Every rated player, by rating descending (ties by name). `races` comes from the replay's bookkeeping. */
+	standings(): Standing[];
+	snapshot(): ReplaySnapshot<S>;
+}
+
+export class ReplayError extends Error {
+	override readonly name = 'ReplayError';
+}
+
+export function createReplay<S, P>(
+	system: RatingSystem<S, P>,
+	params: P,
+	options: ReplayOptions = {},
+	from?: ReplaySnapshot<S>,
+): Replay<S> {
+	if (from !== undefined && from.system !== system.id) {
+		throw new ReplayError(`snapshot is of system ${from.system}, not ${system.id}`);
+	}
+	const players = new Map<string, PlayerRecord<S>>(Object.entries(from?.players ?? {}));
+	const skipped = [...(from?.skipped ?? [])];
+	let racesApplied = from?.racesApplied ?? 0;
+	let lastDate = from?.lastDate;
+
+	/** Grow a stored state over the idle days up to `date`; unchanged when either date is unknown. */
+	const grown = (record: PlayerRecord<S>, date: string | undefined): S => {
+		if (date === undefined || record.lastDate === undefined) return record.state;
+		const days = daysBetween(record.lastDate, date);
+		return days > 0 ? system.elapse(record.state, days, params) : record.state;
+	};
+
+	const prepare = (race: Race): PreparedRace<S> => {
+		let reset = false;
+		if (options.reset === 'yearly') {
+			if (race.date === undefined) throw new ReplayError(`race ${race.id} has no date: a yearly reset needs dated races`);
+			reset = lastDate !== undefined && yearOf(race.date) !== yearOf(lastDate);
+		}
+		const ranked = rankRace(race);
+		const newcomers: boolean[] = [];
+		const field = ranked.map((entry): FieldEntry<S> => {
+			const record = reset ? undefined : players.get(entry.player);
+			newcomers.push(record === undefined);
+			return { ...entry, state: record === undefined ? system.newcomer(params) : grown(record, race.date) };
+		});
+		return { race, field, newcomers, reset, at: racesApplied };
+	};
+
+	const commit = (prepared: PreparedRace<S>): RaceOutcome => {
+		if (prepared.at !== racesApplied) throw new ReplayError(`race ${prepared.race.id} was prepared at another point`);
+		const { race, field } = prepared;
+		let after: S[];
+		try {
+			after = system.rateRace(field, params);
+		} catch (error) {
+			if (!(error instanceof UnratableRaceError)) throw error;
+			racesApplied++;
+			skipped.push({ race: race.id, reason: error.message });
+			return { race, skipped: error.message, changes: [] };
+		}
+		if (prepared.reset) players.clear();
+		racesApplied++;
+		if (race.date !== undefined) lastDate = race.date;
+		const changes = field.map((entry, i): RatingChange => {
+			const state = after[i]!;
+			const previous = players.get(entry.player);
+			const record: PlayerRecord<S> = {
+				state,
+				races: (previous?.races ?? 0) + 1,
+				...((race.date ?? previous?.lastDate) !== undefined && { lastDate: race.date ?? previous!.lastDate! }),
+			};
+			players.set(entry.player, record);
+			return {
+				player: entry.player,
+				rank: entry.rank,
+				status: entry.status,
+				before: system.summary(entry.state, params),
+				after: system.summary(state, params),
+				newcomer: prepared.newcomers[i]!,
+			};
+		});
+		return { race, changes };
+	};
+
+	return {
+		prepare,
+		commit,
+		apply: (race) => commit(prepare(race)),
+		player: (name) => players.get(name),
+		stateAt(name, date) {
+			const record = players.get(name);
+			return record === undefined ? system.newcomer(params) : grown(record, date);
+		},
+		standings() {
+			const rows = [...players].map(([player, record]) => ({
+				...system.summary(record.state, params),
+				player,
+				races: record.races,
+			}));
+			return rows.sort((a, b) => b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
+		},
+		snapshot: () => ({
+			version: 1,
+			system: system.id,
+			racesApplied,
+			skipped: [...skipped],
+			...(lastDate !== undefined && { lastDate }),
+			players: Object.fromEntries(players),
+		}),
+	};
+}
+
+/** Replay a whole history; the replay is returned for queries, with every race's outcome. */
+export function replayHistory<S, P>(
+	system: RatingSystem<S, P>,
+	params: P,
+	races: readonly Race[],
+	options: ReplayOptions = {},
+	onRace?: (outcome: RaceOutcome) => void,
+): Replay<S> {
+	const replay = createReplay(system, params, options);
+	for (const race of races) {
+		const outcome = replay.apply(race);
+		onRace?.(outcome);
+	}
+	return replay;
+}
