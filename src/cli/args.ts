@@ -11,7 +11,10 @@ export class UsageError extends Error {
  * Parse a subcommand's arguments with node:util parseArgs, strict (unknown options and missing values are errors)
  * and with positionals allowed; a parse error becomes a UsageError.
  */
-export function parseCommandArgs<const O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O) {
+export function parseCommandArgs<const O extends NonNullable<ParseArgsConfig['options']>>(
+	argv: readonly string[],
+	options: O,
+) {
 	try {
 		return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
 	} catch (error) {
@@ -65,7 +68,9 @@ export function paramOverrides(
 			const target = systemArg(key.slice(0, dot));
 			const overrides = result.get(target);
 			if (!overrides) {
-				throw new UsageError(`--param ${key}: system ${target.id} is not selected (${selected.map((s) => s.id).join(', ')})`);
+				throw new UsageError(
+					`--param ${key}: system ${target.id} is not selected (${selected.map((s) => s.id).join(', ')})`,
+				);
 			}
 			overrides[key.slice(dot + 1)] = value;
 			continue;

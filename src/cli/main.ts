@@ -67,7 +67,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 			if (error instanceof UsageError) io.err(`usage: ${command.usage.split('\n')[0]}\n`);
 			return 2;
 		}
-		io.err(`pitwall ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		io.err(
+			`pitwall ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		return 1;
 	}
 }

@@ -30,15 +30,14 @@ const MODES: readonly RaceMode[] = ['tt', 'items'];
 
 /** Parse a finish time: plain seconds, `m:ss.fff` or `h:mm:ss.fff`. Undefined when the text is not a time. */
 export function parseTime(text: string): number | undefined {
-	const match = /^(?:(?:(\d+):)?(\d+):)?(\d+(?:\.\d+)?)$/.exec(text);
+	// Plain seconds may use an exponent, as String(number) writes tiny or huge values (round trip).
+	if (/^\d+(?:\.\d+)?(?:e[+-]?\d+)?$/.test(text)) return Number(text);
+	const match = /^(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$/.exec(text);
 	if (!match) return undefined;
 	const [, hours, minutes, seconds] = match;
-	if (minutes !== undefined && !/^\d{2}(?:\.|$)/.test(seconds!)) return undefined; // m:ss needs two-digit seconds
-	if (hours !== undefined && minutes!.length !== 2) return undefined; // h:mm:ss needs two-digit minutes
-	const s = Number(seconds);
-	if (minutes !== undefined && s >= 60) return undefined;
-	if (hours !== undefined && Number(minutes) >= 60) return undefined;
-	return (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * 60 + s;
+	if (!/^\d{2}(?:\.|$)/.test(seconds!) || Number(seconds) >= 60) return undefined; // m:ss: two-digit seconds < 60
+	if (hours !== undefined && (minutes!.length !== 2 || Number(minutes) >= 60)) return undefined; // h:mm:ss likewise
+	return (Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds);
 }
 
 /**
@@ -70,7 +69,9 @@ export function parseHistoryCsv(text: string, file = '<input>'): Race[] {
 
 	const races: Race[] = [];
 	const seenRaces = new Set<string>();
-	let current: { id: string; date: string | undefined; mode: RaceMode | undefined; line: number; entries: RaceEntry[] } | undefined;
+	let current:
+		| { id: string; date: string | undefined; mode: RaceMode | undefined; line: number; entries: RaceEntry[] }
+		| undefined;
 	let players = new Map<string, number>();
 	let lastDated: { id: string; date: string } | undefined;
 	const close = (): void => {
@@ -132,14 +133,21 @@ export function parseHistoryCsv(text: string, file = '<input>'): Race[] {
 			players = new Map();
 		} else {
 			if (date !== current.date) {
-				fail(line, `race "${raceId}" has date ${current.date ?? '(none)'} on line ${current.line}, but ${date ?? '(none)'} here`);
+				fail(
+					line,
+					`race "${raceId}" has date ${current.date ?? '(none)'} on line ${current.line}, but ${date ?? '(none)'} here`,
+				);
 			}
 			if (mode !== current.mode) {
-				fail(line, `race "${raceId}" has mode ${current.mode ?? '(none)'} on line ${current.line}, but ${mode ?? '(none)'} here`);
+				fail(
+					line,
+					`race "${raceId}" has mode ${current.mode ?? '(none)'} on line ${current.line}, but ${mode ?? '(none)'} here`,
+				);
 			}
 		}
 		const first = players.get(player);
-		if (first !== undefined) fail(line, `player "${player}" is entered twice in race "${raceId}" (first on line ${first})`);
+		if (first !== undefined)
+			fail(line, `player "${player}" is entered twice in race "${raceId}" (first on line ${first})`);
 		players.set(player, line);
 		current.entries.push({
 			player,

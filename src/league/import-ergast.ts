@@ -62,7 +62,8 @@ export function importErgast(files: ErgastFiles, options: ErgastOptions = {}): I
 	const raceById = new Map<string, RaceInfo>();
 	for (const row of races.rows) {
 		const year = Number(row.get('year'));
-		if ((options.from !== undefined && year < options.from) || (options.to !== undefined && year > options.to)) continue;
+		if ((options.from !== undefined && year < options.from) || (options.to !== undefined && year > options.to))
+			continue;
 		const round = Number(row.get('round'));
 		raceById.set(row.get('raceId'), {
 			id: `${year}-${String(round).padStart(2, '0')} ${row.get('name').trim()}`,

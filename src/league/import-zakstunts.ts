@@ -24,7 +24,8 @@ export function importZakstunts(text: string, file = 'zakstunts.csv'): ImportRes
 		}
 		let race = races.at(-1);
 		if (race?.id !== track) {
-			if (races.some((r) => r.id === track)) throw new ImportError(`${file}:${row.line}: track ${track} is not contiguous`);
+			if (races.some((r) => r.id === track))
+				throw new ImportError(`${file}:${row.line}: track ${track} is not contiguous`);
 			race = { id: track, entries: [] };
 			races.push(race);
 		}

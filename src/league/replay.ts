@@ -125,7 +125,8 @@ export function createReplay<S, P>(
 	const prepare = (race: Race): PreparedRace<S> => {
 		let reset = false;
 		if (options.reset === 'yearly') {
-			if (race.date === undefined) throw new ReplayError(`race ${race.id} has no date: a yearly reset needs dated races`);
+			if (race.date === undefined)
+				throw new ReplayError(`race ${race.id} has no date: a yearly reset needs dated races`);
 			reset = lastDate !== undefined && yearOf(race.date) !== yearOf(lastDate);
 		}
 		const ranked = rankRace(race);
@@ -143,7 +144,7 @@ export function createReplay<S, P>(
 		const { race, field } = prepared;
 		let after: S[];
 		try {
-			after = system.rateRace(field, params);
+			after = system.rateRace(field, params, { mode: race.mode });
 		} catch (error) {
 			if (!(error instanceof UnratableRaceError)) throw error;
 			racesApplied++;
@@ -156,10 +157,11 @@ export function createReplay<S, P>(
 		const changes = field.map((entry, i): RatingChange => {
 			const state = after[i]!;
 			const previous = players.get(entry.player);
+			const playerDate = race.date ?? previous?.lastDate;
 			const record: PlayerRecord<S> = {
 				state,
 				races: (previous?.races ?? 0) + 1,
-				...((race.date ?? previous?.lastDate) !== undefined && { lastDate: race.date ?? previous!.lastDate! }),
+				...(playerDate !== undefined && { lastDate: playerDate }),
 			};
 			players.set(entry.player, record);
 			return {

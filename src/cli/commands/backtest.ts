@@ -30,7 +30,9 @@ and brier_winner (mean multi-class Brier score). Tied winners count as one outco
 	run(argv, io) {
 		const { values, positionals } = parseCommandArgs(argv, options);
 		noExtraPositionals(positionals);
-		const ids = required(values.systems, 'systems').split(',').map((id) => id.trim());
+		const ids = required(values.systems, 'systems')
+			.split(',')
+			.map((id) => id.trim());
 		const selected = ids.map(systemArg);
 		if (new Set(selected).size !== selected.length) throw new UsageError('--systems names a system twice');
 		const overrides = paramOverrides(values.param ?? [], selected);

@@ -28,17 +28,23 @@ Prints the history CSV on stdout and a summary (and what was dropped) on stderr.
 		const { values, positionals } = parseCommandArgs(argv, options);
 		noExtraPositionals(positionals, 2);
 		const [source, path] = positionals;
-		if (source === undefined || path === undefined) throw new UsageError('expected a source (zakstunts or ergast) and a path');
+		if (source === undefined || path === undefined)
+			throw new UsageError('expected a source (zakstunts or ergast) and a path');
 		let result: ImportResult;
 		if (source === 'zakstunts') {
-			if (values.from !== undefined || values.to !== undefined) throw new UsageError('--from/--to apply to ergast only');
+			if (values.from !== undefined || values.to !== undefined)
+				throw new UsageError('--from/--to apply to ergast only');
 			result = importZakstunts(readText(path), path);
 		} else if (source === 'ergast') {
 			const from = yearArg('from', values.from);
 			const to = yearArg('to', values.to);
-			if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+			if (from !== undefined && to !== undefined && from > to)
+				throw new UsageError(`--from ${from} is after --to ${to}`);
 			const file = (name: string): string => readText(join(path, name));
-			result = importErgast({ races: file('races.csv'), results: file('results.csv'), drivers: file('drivers.csv') }, { from, to });
+			result = importErgast(
+				{ races: file('races.csv'), results: file('results.csv'), drivers: file('drivers.csv') },
+				{ from, to },
+			);
 		} else {
 			throw new UsageError(`unknown source "${source}"; known: zakstunts, ergast`);
 		}

@@ -24,7 +24,9 @@ player,p_win,p_top3,expected_position for the field. A name never seen in the hi
 		noExtraPositionals(positionals);
 		const system = systemArg(required(values.system, 'system'));
 		const params = resolveSystemParams(system, values.param ?? []);
-		const players = required(values.players, 'players').split(',').map((name) => name.trim());
+		const players = required(values.players, 'players')
+			.split(',')
+			.map((name) => name.trim());
 		if (players.some((name) => name === '')) throw new UsageError('--players has an empty name');
 		const duplicate = players.find((name, i) => players.indexOf(name) !== i);
 		if (duplicate !== undefined) throw new UsageError(`--players names ${duplicate} twice`);
@@ -32,7 +34,8 @@ player,p_win,p_top3,expected_position for the field. A name never seen in the hi
 		const replay = replayHistory(system, params, races);
 		const lastDate = races.findLast((race) => race.date !== undefined)?.date;
 		for (const name of players) {
-			if (replay.player(name) === undefined) io.err(`warning: ${name} has no rated race in the history; rated as a newcomer\n`);
+			if (replay.player(name) === undefined)
+				io.err(`warning: ${name} has no rated race in the history; rated as a newcomer\n`);
 		}
 		const odds = fieldOdds(players.map((name) => system.performance(replay.stateAt(name, lastDate), params)));
 		const lines = ['player,p_win,p_top3,expected_position'];

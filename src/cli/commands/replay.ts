@@ -39,7 +39,13 @@ Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descend
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) }, (outcome) => {
 			for (const change of outcome.changes) {
 				history.push(
-					csvLine([outcome.race.id, change.player, num(change.rank), num(change.before.rating), num(change.after.rating)]),
+					csvLine([
+						outcome.race.id,
+						change.player,
+						num(change.rank),
+						num(change.before.rating),
+						num(change.after.rating),
+					]),
 				);
 			}
 		});
@@ -50,7 +56,9 @@ Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descend
 		io.out(lines.join('\n') + '\n');
 		const { skipped } = replay.snapshot();
 		if (skipped.length > 0) {
-			io.err(`warning: ${system.id} could not rate ${skipped.length} race(s), skipped: ${skipped.map((s) => `${s.race} (${s.reason})`).join('; ')}\n`);
+			io.err(
+				`warning: ${system.id} could not rate ${skipped.length} race(s), skipped: ${skipped.map((s) => `${s.race} (${s.reason})`).join('; ')}\n`,
+			);
 		}
 		if (values.history !== undefined) {
 			try {

@@ -176,5 +176,5 @@ function roundedQuotient(num: bigint, den: bigint): bigint {
 	const r2 = (r < 0n ? -r : r) * 2n;
 	const absDen = den < 0n ? -den : den;
 	if (r2 < absDen) return q;
-	return (num < 0n) !== (den < 0n) ? q - 1n : q + 1n;
+	return num < 0n !== den < 0n ? q - 1n : q + 1n;
 }

@@ -60,7 +60,9 @@ export function parseGoInt64(text: string): bigint | undefined {
 function toSafe(value: bigint, what: string): number {
 	if (value < BigInt(Number.MIN_SAFE_INTEGER) || value > BigInt(Number.MAX_SAFE_INTEGER)) {
 		// DEVIATION: the reference takes any int64; we stop at ±(2^53 − 1), far beyond any league's ids or rounds.
-		throw new GamesInputError(`${what} ${value} is outside ±${Number.MAX_SAFE_INTEGER}, which pitwall does not support`);
+		throw new GamesInputError(
+			`${what} ${value} is outside ±${Number.MAX_SAFE_INTEGER}, which pitwall does not support`,
+		);
 	}
 	return Number(value);
 }

@@ -61,7 +61,8 @@ export function relrankParams(overrides: ParamOverrides = {}): RelrankParams {
 	const raw = resolveParams<RawParams>('relrank', RELRANK_PARAMS, overrides);
 	if (!Number.isInteger(raw.prec)) throw new ParamError(`relrank: parameter prec must be an integer, got ${raw.prec}`);
 	const relRel = Decimal.parse(raw.relRel.trim());
-	if (relRel === undefined) throw new ParamError(`relrank: parameter relRel must be a decimal number, got "${raw.relRel}"`);
+	if (relRel === undefined)
+		throw new ParamError(`relrank: parameter relRel must be a decimal number, got "${raw.relRel}"`);
 	let scaleMax: Decimal | undefined;
 	if (raw.scaleMax.trim() !== '') {
 		scaleMax = Decimal.parse(raw.scaleMax.trim());
@@ -107,7 +108,8 @@ export function referenceParams(env: ReferenceEnv): RelrankParams {
 	if (env.RELRANK_RELSTEPS !== undefined) {
 		relSteps = GO_FLOAT_RE.test(env.RELRANK_RELSTEPS) ? Number(env.RELRANK_RELSTEPS) : NaN;
 		// DEVIATION (compat): Go's ParseFloat also takes hex floats, "Inf" and "NaN"; we refuse them as invalid.
-		if (!Number.isFinite(relSteps)) throw new ReferenceCrash('fatal', `${env.RELRANK_RELSTEPS} is invalid for RELRANK_RELSTEPS`);
+		if (!Number.isFinite(relSteps))
+			throw new ReferenceCrash('fatal', `${env.RELRANK_RELSTEPS} is invalid for RELRANK_RELSTEPS`);
 	}
 	const relRel = Decimal.parse(env.RELRANK_RELREL ?? '15.1');
 	if (relRel === undefined) throw new ReferenceCrash('fatal', 'RELRANK_RELREL is not a number');
@@ -244,14 +246,21 @@ function compute(games: readonly Game[], params: RelrankParams, options: Relrank
 		}
 	}
 
+	// With no games (compat only: a header-only input) the reference prints nothing; its step count is NaN then.
+	if (n === 0) return { ratings: [], steps: 0 };
+
 	// Step 3: the number of relativization steps.
-	const steps = stepCount(n === 0 ? -1 : Math.max(...total), params.relSteps);
+	const steps = stepCount(Math.max(...total), params.relSteps);
 
 	// Step 4: the static relativizers.
 	const farming = farmingRelativizer(opp, won, mxWonOpp, prec);
 	const effortSpan = Decimal.fromInt(tMax - tMin);
 	const effort = total.map((t) =>
-		EFFORT_A.add(Decimal.fromInt(t - tMin).mul(EFFORT_B.sub(EFFORT_A)).div(effortSpan, prec)),
+		EFFORT_A.add(
+			Decimal.fromInt(t - tMin)
+				.mul(EFFORT_B.sub(EFFORT_A))
+				.div(effortSpan, prec),
+		),
 	);
 	// Div(OPP[u][o], WT[u]) of the quality relativizer does not change between steps.
 	const shares = opp.map((o, u) => {
@@ -265,7 +274,7 @@ function compute(games: readonly Game[], params: RelrankParams, options: Relrank
 
 	if (compat && indexOf.has(0)) {
 		// distinctPositionsAsc finds users by scanning for a non-zero id, so user 0 is never found (log.Fatalf)
-		throw new ReferenceCrash('fatal', `user with rating ${Decimal.fromInt(r0[indexOf.get(0)!]!)} not found`);
+		throw new ReferenceCrash('fatal', `user with rating ${r0[indexOf.get(0)!]!} not found`);
 	}
 
 	// Step 5: iterate.
@@ -336,7 +345,8 @@ function validateGames(games: readonly Game[]): void {
 	if (games.length === 0) throw new RelrankError('no-games', 'no games to rate');
 	for (const g of games) {
 		for (const v of [g.a, g.b, g.roundsA, g.roundsB]) {
-			if (!Number.isSafeInteger(v)) throw new RelrankError('bad-game', `not an integer: ${v} in game ${JSON.stringify(g)}`);
+			if (!Number.isSafeInteger(v))
+				throw new RelrankError('bad-game', `not an integer: ${v} in game ${JSON.stringify(g)}`);
 		}
 		if (g.roundsA < 0 || g.roundsB < 0) {
 			throw new RelrankError('bad-game', `negative round count in game ${JSON.stringify(g)}`);
@@ -353,7 +363,10 @@ export function stepCount(maxRounds: number, relSteps: number): number {
 	const s = Math.max(Math.min(goRound(-1 + goLog10(maxRounds * 0.13) * relSteps), 21), 1);
 	if (Number.isNaN(s)) {
 		// DEVIATION: Go converts NaN to a garbage int here (no rounds played or non-finite relSteps); we refuse.
-		throw new RelrankError('bad-steps', `the number of steps is undefined (max rounds ${maxRounds}, relSteps ${relSteps})`);
+		throw new RelrankError(
+			'bad-steps',
+			`the number of steps is undefined (max rounds ${maxRounds}, relSteps ${relSteps})`,
+		);
 	}
 	return s;
 }
