@@ -5,5 +5,5 @@ import { runReplayBench } from './replay.js';
 
 console.log(`pitwall benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
 await runOddsBench();
-await runReplayBench();
+runReplayBench();
 await runRelrankBench();

@@ -19,6 +19,7 @@ const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 	replay: () => import('./commands/replay.js'),
 	odds: () => import('./commands/odds.js'),
 	backtest: () => import('./commands/backtest.js'),
+	calibrate: () => import('./commands/calibrate.js'),
 	import: () => import('./commands/import.js'),
 	relrank: () => import('./commands/relrank.js'),
 	demo: () => import('./commands/demo.js'),

@@ -9,12 +9,20 @@
  * below 1e-17 at both ends of the grid, so end weights do not matter).
  *
  * At each node a model fills, for all racers j at once:
- * - logBehind[j] = log(1 - b_j(t)), computed without cancellation (the P(win) fast path sums these);
- * - beat[j] = b_j(t), computed without cancellation (the position path);
- * - logWeight[j] = log of racer j's density in t (density in v times dv/dt).
+ * - logWeight[j] = log of racer j's density in t (density in v times dv/dt);
+ * - beat[j] = b_j(t), computed without cancellation (the place paths);
+ * - for the P(win) path, the behind-probability 1 - b_j = div[j]·e^{-shift[j]}, split so that most racers need no
+ *   logarithm: the model returns L = Σ_j log(1 - b_j) (spec: "compute L once per node"), accumulated as
+ *   -Σ shift + log Π div with the product renormalized into the log whenever it drops below 1e-200; every
+ *   div[j] lies in [1e-7, 1]. Racer i's P(win) term is then exp(logWeight[i] + L + shift[i]) / div[i]
+ *   = density_i · Π_{j≠i}(1 - b_j).
  */
 import type { Performance } from './types.js';
-import { LN2, LOG_SQRT_2PI, erfc, logNormalCdf } from './special.js';
+import * as special from './special.js';
+
+// Module-local copies of the imports used in inner loops: under tsx and vitest an imported binding is a getter
+// call on every use, which made the normal model 5x slower.
+const { LN2, LOG_SQRT_2PI, THRESH, erfSmall, erfcxLarge, normalUpperTail } = special;
 
 export type PerformanceKind = Performance['kind'];
 
@@ -26,13 +34,18 @@ export interface Grid {
 export interface FieldModel {
 	readonly kind: PerformanceKind;
 	readonly n: number;
-	/** The trapezoid step the accuracy studies validated; the engine halves it if the ΣP = 1 check fails. */
-	readonly baseStep: number;
-	/** Range that carries every P(win) integrand to within 1e-17. */
-	readonly winGrid: Grid;
-	/** Range that carries every place integrand (first to last) to within 1e-17. */
-	readonly placeGrid: Grid;
-	fillLogBehind(t: number, out: Float64Array): void;
+	/**
+	 * The trapezoid step for the integrands of places 1..`places`, from the accuracy study in docs/odds.md (error
+	 * below about 1e-15 for equal fields, the worst case); the engine halves it if its sum check fails.
+	 */
+	step(places: number): number;
+	/**
+	 * A node range outside which the integrands of places 1..`places` (1 = P(win), 3 = P(top 3), n = every place)
+	 * carry less than about 1e-17 of probability mass per racer.
+	 */
+	grid(places: number): Grid;
+	/** Fill logWeight, shift, div at node t; return L = Σ_j log(1 - b_j(t)). */
+	fillWinTerms(t: number, logWeight: Float64Array, shift: Float64Array, div: Float64Array): number;
 	fillBeat(t: number, out: Float64Array): void;
 	fillLogWeight(t: number, out: Float64Array): void;
 }
@@ -43,9 +56,18 @@ export class OddsInputError extends Error {
 }
 
 const SQRT1_2 = Math.SQRT1_2;
+/** Renormalization bounds of the running product Π div (see the header). */
+const PROD_LO = 1e-200;
+/** Smallest div a model hands out; below it the factor goes to shift as -log(1 - b). */
+const DIV_MIN = 1e-7;
 
 /** Rates scaled so that the largest is 1 (every probability is invariant under a common scale of the rates). */
-function scaledRates(field: readonly Performance[]): { rate: Float64Array; logRate: Float64Array; min: number; sum: number } {
+function scaledRates(field: readonly Performance[]): {
+	rate: Float64Array;
+	logRate: Float64Array;
+	min: number;
+	sum: number;
+} {
 	const n = field.length;
 	const rate = new Float64Array(n);
 	let max = 0;
@@ -75,9 +97,12 @@ function scaledRates(field: readonly Performance[]): { rate: Float64Array; logRa
 /**
  * exp-longest (endure-Elo): T_j ~ Exp(λ_j), the largest T wins. j is ahead of value x when T_j > x:
  * b_j = e^{-λ_j x}, 1 - b_j = -expm1(-λ_j x). Density in s = log x: λ x e^{-λ x}.
- * Win grid: the spec's s_lo = -40/n - 1, s_hi = ln(40/λ_min) + 0.5 (the P(win) integrand is O(x^n) near 0).
- * Place grid: the last-place integrand λ_i x e^{-Σλ x} only decays like e^s, so s_lo = -39 - ln Σλ
- * (tail mass ≤ λ_i e^{s_lo} ≤ 1.2e-17).
+ * Grid (λ_max = 1), upper end s_hi = ln(40/λ_min) + 0.5 (spec), where every density λx e^{-λx} is below 2e-27.
+ * Lower end for exp-longest and places 1..k, k ≤ 3: racer i needs n - k others behind x, probability at most
+ * C(n-1, k-1)·x^{n-k}, so the integrand is O(C(n-1, k-1)·x^{n-k+1}) and the spec's P(win) bound generalizes to
+ * s_lo = -40/(n-k+1) - 1 (k = 1 is the spec's -40/n - 1). Every other case includes an integrand that only decays
+ * like λ_i x = λ_i e^s (last place of exp-longest, first place of exp-shortest): s_lo = -39 - ln Σλ, tail mass
+ * ≤ λ_i e^{s_lo} ≤ 1.2e-17.
  */
 function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performance[]): FieldModel {
 	const n = field.length;
@@ -87,17 +112,54 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 	return {
 		kind,
 		n,
-		baseStep: 0.1,
-		winGrid: longest ? { lo: -40 / n - 1, hi } : { lo: -39 - Math.log(sum), hi },
-		placeGrid: { lo: -39 - Math.log(sum), hi },
-		fillLogBehind: longest
-			? (s, out) => {
+		// DEVIATION: the spec fixes h = 0.1. The max of n exponentials narrows like 1/ln n in s, and h = 0.1 leaves
+		// 4e-10 errors at n = 5000 equal racers: h = min(0.1, 0.5/ln n) (0.1 up to n = 148). The third largest is
+		// about half as wide: min(0.1, 0.35/ln n) for P(top 3). Middle order statistics narrow like 1/√n:
+		// h ≤ 0.8/√n for the full place matrix. exp-shortest (minima) keeps its width: 0.1.
+		step: (places) => {
+			if (places > 3) return Math.min(0.1, 0.8 / Math.sqrt(n));
+			if (!longest) return 0.1;
+			return Math.min(0.1, (places === 1 ? 0.5 : 0.35) / Math.log(n));
+		},
+		grid: (places) =>
+			longest && places <= 3 && places < n ? { lo: -40 / (n - places + 1) - 1, hi } : { lo: -39 - Math.log(sum), hi },
+		fillWinTerms: longest
+			? (s, logWeight, shift, div) => {
 					const x = Math.exp(s);
-					for (let j = 0; j < n; j++) out[j] = Math.log(-Math.expm1(-rate[j]! * x));
+					let logAcc = 0;
+					let prod = 1;
+					for (let j = 0; j < n; j++) {
+						const a = rate[j]! * x;
+						logWeight[j] = logRate[j]! + s - a;
+						const c = -Math.expm1(-a); // 1 - b_j = P(T_j < x)
+						if (c >= DIV_MIN) {
+							shift[j] = 0;
+							div[j] = c;
+							prod *= c;
+							if (prod < PROD_LO) {
+								logAcc += Math.log(prod);
+								prod = 1;
+							}
+						} else {
+							const lc = Math.log(c);
+							shift[j] = -lc;
+							div[j] = 1;
+							logAcc += lc;
+						}
+					}
+					return logAcc + Math.log(prod);
 				}
-			: (s, out) => {
+			: (s, logWeight, shift, div) => {
 					const x = Math.exp(s);
-					for (let j = 0; j < n; j++) out[j] = -rate[j]! * x;
+					let total = 0;
+					for (let j = 0; j < n; j++) {
+						const a = rate[j]! * x;
+						logWeight[j] = logRate[j]! + s - a;
+						shift[j] = a; // 1 - b_j = e^{-μ_j x}
+						div[j] = 1;
+						total -= a;
+					}
+					return total;
 				},
 		fillBeat: longest
 			? (s, out) => {
@@ -152,12 +214,23 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 	return {
 		kind: 'gamma3-shortest',
 		n,
-		baseStep: 0.1,
-		winGrid: grid,
-		placeGrid: grid,
-		fillLogBehind: (s, out) => {
+		// The smallest of n Gamma(3) keeps its width in log-time (h = 0.1 at every n); middle order statistics
+		// narrow like 1/√n: h ≤ 0.5/√n for the full place matrix.
+		step: (places) => (places > 3 ? Math.min(0.1, 0.5 / Math.sqrt(n)) : 0.1),
+		grid: () => grid,
+		fillWinTerms: (s, logWeight, shift, div) => {
 			const x = Math.exp(s);
-			for (let j = 0; j < n; j++) out[j] = gamma3LogSurvival(rate[j]! * x);
+			let logAcc = 0;
+			for (let j = 0; j < n; j++) {
+				const y = rate[j]! * x;
+				logWeight[j] = 3 * (logRate[j]! + s) - y - LN2;
+				// log(1 - b_j) = log S(y) term by term: -Σy and log Π(1 + y + y²/2) would cancel.
+				const ls = gamma3LogSurvival(y);
+				shift[j] = -ls;
+				div[j] = 1;
+				logAcc += ls;
+			}
+			return logAcc;
 		},
 		fillBeat: (s, out) => {
 			const x = Math.exp(s);
@@ -178,8 +251,11 @@ const NORMAL_Z = 9;
  * b_j = Φ((m_j - v)/σ_j), 1 - b_j = Φ(z_j) with z_j = (v - m_j)/σ_j. Variable t = (v - c)/σ_min (c = a central
  * mean), so z_j = (c - m_j)/σ_j + (σ_min/σ_j)·t and the density in t is (σ_min/σ_j)·φ(z_j).
  * The integrand is entire and Gaussian-like, so the trapezoid error falls like exp(-2π²σ_eff²/h²) for an
- * integrand of standard width σ_eff (in units of σ_min): the maximum of n normals has σ_eff ≈ 0.35 at n = 5000,
- * and h = 0.2 puts that bound near e^{-60}. Grid: [min(m - 9σ), max(m + 9σ)], where every density is < 1e-18.
+ * integrand of standard width σ_eff (in units of σ_min): the maximum of n equal normals has σ_eff ≈ 1/√(2 ln n)
+ * (0.35 at n = 5000), a middle order statistic ≈ 1.25/√n; the steps below keep 2π²σ_eff²/h² ≥ 37.
+ * Grid: up to max(m + 9σ), where every density is below φ(9) = 1.0e-18. Places 1..k need at most k - 1 others
+ * ahead; below the (k+1)-th largest m_j - 9σ_j at least k others are ahead with probability ≥ 1 - k·Φ(-9), so the
+ * lower end is that value (tail mass ≤ k·1.1e-19 per racer), and min(m - 9σ) for every place.
  */
 function normalModel(field: readonly Performance[]): FieldModel {
 	const n = field.length;
@@ -192,38 +268,73 @@ function normalModel(field: readonly Performance[]): FieldModel {
 		const p = field[j]!;
 		if (p.kind !== 'normal-highest') throw new OddsInputError('internal: rate performance in the normal model');
 		if (!Number.isFinite(p.mean)) throw new OddsInputError(`racer ${j}: mean must be finite, got ${p.mean}`);
-		if (!(Number.isFinite(p.sd) && p.sd > 0)) throw new OddsInputError(`racer ${j}: sd must be finite and > 0, got ${p.sd}`);
+		if (!(Number.isFinite(p.sd) && p.sd > 0))
+			throw new OddsInputError(`racer ${j}: sd must be finite and > 0, got ${p.sd}`);
 		if (p.sd < sdMin) sdMin = p.sd;
 		meanSum += p.mean;
 	}
 	const c = meanSum / n;
-	let lo = Infinity;
+	const lows = new Float64Array(n);
 	let hi = -Infinity;
 	for (let j = 0; j < n; j++) {
 		const p = field[j] as { mean: number; sd: number };
 		off[j] = (c - p.mean) / p.sd;
 		sc[j] = sdMin / p.sd;
 		logSc[j] = Math.log(sc[j]!);
-		lo = Math.min(lo, (p.mean - NORMAL_Z * p.sd - c) / sdMin);
+		lows[j] = (p.mean - NORMAL_Z * p.sd - c) / sdMin;
 		hi = Math.max(hi, (p.mean + NORMAL_Z * p.sd - c) / sdMin);
 	}
-	if (hi - lo > 1e6) throw new OddsInputError('normal field too spread out: (range of means)/(smallest sd) > 1e6');
-	const grid = { lo, hi };
+	lows.sort(); // ascending
+	if (hi - lows[0]! > 1e6)
+		throw new OddsInputError('normal field too spread out: (range of means)/(smallest sd) > 1e6');
 	return {
 		kind: 'normal-highest',
 		n,
-		baseStep: 0.2,
-		winGrid: grid,
-		placeGrid: grid,
-		fillLogBehind: (t, out) => {
+		// Widths in units of σ_min: the max of n normals ≈ 1/√(2 ln n), middle order statistics ≈ 1.25/√n.
+		step: (places) => {
+			const maxWidth = 1 / Math.sqrt(2 * Math.log(Math.max(n, 2)));
+			if (places === 1) return Math.min(0.25, 0.5 * maxWidth);
+			const top3 = Math.min(0.25, 0.35 * maxWidth);
+			return places > 3 ? Math.min(top3, 0.8 / Math.sqrt(n)) : top3;
+		},
+		grid: (places) => ({ lo: places < n ? lows[n - 1 - places]! : lows[0]!, hi }),
+		fillWinTerms: (t, logWeight, shift, div) => {
+			let logAcc = 0;
+			let prod = 1;
 			for (let j = 0; j < n; j++) {
 				const z = off[j]! + sc[j]! * t;
-				// log Φ(z) = log1p(-Φ(-z)) is below 2.2e-323 in magnitude (zero in double) for z > 38.4.
-				out[j] = z > 38.4 ? 0 : logNormalCdf(z);
+				logWeight[j] = logSc[j]! - 0.5 * z * z - LOG_SQRT_2PI;
+				shift[j] = 0;
+				if (z > NORMAL_Z) {
+					// 1 - Φ(z) < Φ(-9) = 1.1e-19: taking Φ(z) = 1 changes L by < n·1.2e-19 (relative error < 6e-16
+					// in every product at n = 5000).
+					div[j] = 1;
+					continue;
+				}
+				// Φ(z) = erfc(u)/2 with u = -z/√2 (CALERF intervals, special.ts).
+				const u = -z * SQRT1_2;
+				let c: number;
+				if (u > THRESH) {
+					// Φ(z) = e^{-u²}·erfcx(u)/2: the e^{-u²} goes to shift, erfcx(u)/2 ≥ 1e-7 for u ≤ 1e6 to div.
+					c = 0.5 * erfcxLarge(u);
+					shift[j] = u * u;
+					logAcc -= u * u;
+				} else if (u >= -THRESH) {
+					c = 0.5 - 0.5 * erfSmall(u);
+				} else {
+					c = 1 - 0.5 * Math.exp(-u * u) * erfcxLarge(-u);
+				}
+				div[j] = c;
+				prod *= c;
+				if (prod < PROD_LO) {
+					logAcc += Math.log(prod);
+					prod = 1;
+				}
 			}
+			return logAcc + Math.log(prod);
 		},
 		fillBeat: (t, out) => {
-			for (let j = 0; j < n; j++) out[j] = 0.5 * erfc((off[j]! + sc[j]! * t) * SQRT1_2);
+			for (let j = 0; j < n; j++) out[j] = normalUpperTail(off[j]! + sc[j]! * t);
 		},
 		fillLogWeight: (t, out) => {
 			for (let j = 0; j < n; j++) {
@@ -239,7 +350,9 @@ export function fieldModel(field: readonly Performance[]): FieldModel {
 	const kind = field[0]!.kind;
 	for (let j = 1; j < field.length; j++) {
 		if (field[j]!.kind !== kind) {
-			throw new OddsInputError(`all performances of a field must share one kind: racer 0 is ${kind}, racer ${j} is ${field[j]!.kind}`);
+			throw new OddsInputError(
+				`all performances of a field must share one kind: racer 0 is ${kind}, racer ${j} is ${field[j]!.kind}`,
+			);
 		}
 	}
 	switch (kind) {

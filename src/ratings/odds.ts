@@ -15,8 +15,13 @@
  */
 import type { Performance } from './types.js';
 import { type FieldModel, type Grid, fieldModel, OddsInputError } from './odds-models.js';
-import { accumulateWithout, poissonBinomial, truncatedPrefixSuffix } from './poisson-binomial.js';
-import { normalCdf } from './special.js';
+import * as pb from './poisson-binomial.js';
+import * as special from './special.js';
+
+// Module-local copies of functions called in inner loops (an imported binding is a getter call per use under tsx
+// and vitest).
+const { accumulateWithout, poissonBinomial, truncatedPrefixSuffix } = pb;
+const { normalCdf } = special;
 
 export { OddsInputError } from './odds-models.js';
 
@@ -32,8 +37,11 @@ export class OddsAccuracyError extends Error {
 }
 
 const MAX_HALVINGS = 3;
-/** exp(x) is 0 in double below this. */
-const EXP_UNDERFLOW = -746;
+/**
+ * A P(win) term exp(e)/div with e below this is skipped: div ≥ 1e-7 (odds-models.ts), so the term is below
+ * e^-62·1e7 = 1.2e-20, under 1e-16 summed over 10⁴ nodes.
+ */
+const NEGLIGIBLE_LOG_TERM = -62;
 /** A racer whose density weight at a node is below this is skipped there (its mass over all nodes < 1e-16). */
 const NEGLIGIBLE_WEIGHT = 1e-20;
 
@@ -53,19 +61,18 @@ function nodeCount(grid: Grid, h: number): number {
 function winByQuadrature(model: FieldModel, h: number): Float64Array {
 	const n = model.n;
 	const p = new Float64Array(n);
-	const logBehind = new Float64Array(n);
 	const logWeight = new Float64Array(n);
-	const { lo } = model.winGrid;
-	const count = nodeCount(model.winGrid, h);
+	const shift = new Float64Array(n);
+	const div = new Float64Array(n);
+	const grid = model.grid(1);
+	const { lo } = grid;
+	const count = nodeCount(grid, h);
 	for (let k = 0; k < count; k++) {
-		const t = lo + k * h;
-		model.fillLogBehind(t, logBehind);
-		let total = 0;
-		for (let j = 0; j < n; j++) total += logBehind[j]!;
-		model.fillLogWeight(t, logWeight);
+		const total = model.fillWinTerms(lo + k * h, logWeight, shift, div);
 		for (let i = 0; i < n; i++) {
-			const e = logWeight[i]! + total - logBehind[i]!;
-			if (e > EXP_UNDERFLOW) p[i] = p[i]! + Math.exp(e);
+			// exp(logw_i + L - log(1 - b_i)), with log(1 - b_i) = log(div_i) - shift_i.
+			const e = logWeight[i]! + total + shift[i]!;
+			if (e > NEGLIGIBLE_LOG_TERM) p[i] = p[i]! + Math.exp(e) / div[i]!;
 		}
 	}
 	for (let i = 0; i < n; i++) p[i] = p[i]! * h;
@@ -87,7 +94,9 @@ function validateKinds(field: readonly Performance[]): void {
 	const kind = field[0]?.kind;
 	for (let j = 1; j < field.length; j++) {
 		if (field[j]!.kind !== kind) {
-			throw new OddsInputError(`all performances of a field must share one kind: racer 0 is ${kind}, racer ${j} is ${field[j]!.kind}`);
+			throw new OddsInputError(
+				`all performances of a field must share one kind: racer 0 is ${kind}, racer ${j} is ${field[j]!.kind}`,
+			);
 		}
 	}
 }
@@ -115,7 +124,7 @@ export function winProbabilities(field: readonly Performance[]): number[] {
 	if (field[0]!.kind === 'exp-shortest') return speedClosedForm(field);
 	const model = fieldModel(field);
 	if (n === 1) return [1];
-	let h = model.baseStep;
+	let h = model.step(1);
 	let err = Infinity;
 	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++, h /= 2) {
 		const p = winByQuadrature(model, h);
@@ -125,6 +134,22 @@ export function winProbabilities(field: readonly Performance[]): number[] {
 	throw new OddsAccuracyError(`P(win) quadrature: |ΣP - 1| = ${err} after ${MAX_HALVINGS} halvings of h (n = ${n})`);
 }
 
+/**
+ * P(win) at a given trapezoid step h, without the ΣP = 1 retry: for accuracy studies (tests, docs/odds.md).
+ * exp-shortest uses the integral here too, not its closed form.
+ */
+export function winProbabilitiesWithStep(field: readonly Performance[], h: number): number[] {
+	if (field.length === 0) return [];
+	return Array.from(winByQuadrature(fieldModel(field), h));
+}
+
+/** The full place matrix at a given step h, without the retry: for accuracy studies. */
+export function positionDistributionWithStep(field: readonly Performance[], h: number): number[][] {
+	const n = field.length;
+	const pos = placesByQuadrature(fieldModel(field), h);
+	return Array.from({ length: n }, (_, i) => Array.from(pos.subarray(i * n, (i + 1) * n)));
+}
+
 /** Place matrix (flat n×n, row i = racer, column c = place c+1) at step h. */
 function placesByQuadrature(model: FieldModel, h: number): Float64Array {
 	const n = model.n;
@@ -132,8 +157,9 @@ function placesByQuadrature(model: FieldModel, h: number): Float64Array {
 	const beat = new Float64Array(n);
 	const logWeight = new Float64Array(n);
 	const full = new Float64Array(n + 1);
-	const { lo } = model.placeGrid;
-	const count = nodeCount(model.placeGrid, h);
+	const grid = model.grid(n);
+	const { lo } = grid;
+	const count = nodeCount(grid, h);
 	const minLogWeight = Math.log(NEGLIGIBLE_WEIGHT);
 	for (let k = 0; k < count; k++) {
 		const t = lo + k * h;
@@ -180,7 +206,7 @@ export function positionDistribution(field: readonly Performance[]): number[][] 
 	if (n === 0) return [];
 	const model = fieldModel(field);
 	if (n === 1) return [[1]];
-	let h = model.baseStep;
+	let h = model.step(n);
 	let err = Infinity;
 	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++, h /= 2) {
 		const pos = placesByQuadrature(model, h);
@@ -191,7 +217,9 @@ export function positionDistribution(field: readonly Performance[]): number[][] 
 			return rows;
 		}
 	}
-	throw new OddsAccuracyError(`place quadrature: row/column sums off by ${err} after ${MAX_HALVINGS} halvings (n = ${n})`);
+	throw new OddsAccuracyError(
+		`place quadrature: row/column sums off by ${err} after ${MAX_HALVINGS} halvings (n = ${n})`,
+	);
 }
 
 /** P(top 3) and P(win) for every racer at step h, by truncated prefix/suffix Poisson-binomials. */
@@ -203,8 +231,9 @@ function top3ByQuadrature(model: FieldModel, h: number): { win: Float64Array; to
 	const logWeight = new Float64Array(n);
 	const pre = new Float64Array(3 * n);
 	const suf = new Float64Array(3 * n);
-	const { lo } = model.placeGrid;
-	const count = nodeCount(model.placeGrid, h);
+	const grid = model.grid(3);
+	const { lo } = grid;
+	const count = nodeCount(grid, h);
 	const minLogWeight = Math.log(NEGLIGIBLE_WEIGHT);
 	for (let k = 0; k < count; k++) {
 		const t = lo + k * h;
@@ -229,6 +258,12 @@ function top3ByQuadrature(model: FieldModel, h: number): { win: Float64Array; to
 	return { win, top3 };
 }
 
+/** P(top 3) at a given step h, without the retry: for accuracy studies. */
+export function top3WithStep(field: readonly Performance[], h: number): number[] {
+	if (field.length === 0) return [];
+	return Array.from(top3ByQuadrature(fieldModel(field), h).top3);
+}
+
 /** P(win), P(top 3) and expected finishing position (1 = first) for every racer of one field. */
 export function fieldOdds(field: readonly Performance[]): FieldOdds {
 	const n = field.length;
@@ -237,7 +272,7 @@ export function fieldOdds(field: readonly Performance[]): FieldOdds {
 	const expectedPosition = expectedPositions(field);
 	if (n <= 3) return { pWin, pTop3: new Array<number>(n).fill(1), expectedPosition };
 	const model = fieldModel(field);
-	let h = model.baseStep;
+	let h = model.step(3);
 	let err = Infinity;
 	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++, h /= 2) {
 		const { win, top3 } = top3ByQuadrature(model, h);

@@ -15,7 +15,7 @@ export function poissonBinomial(b: Float64Array, n: number, out: Float64Array): 
 		const q = 1 - p;
 		out[j + 1] = out[j]! * p;
 		for (let c = j; c > 0; c--) out[c] = out[c]! * q + out[c - 1]! * p;
-		out[0] = out[0]! * q;
+		out[0] = out[0] * q;
 	}
 }
 

@@ -27,7 +27,7 @@ system's top N (default ${TOP}) and the odds of a race between the top five of t
 		const races = loadHistory(input);
 		io.out(`Replaying ${input}: ${races.length} races.\n`);
 		for (const system of raceSystems) {
-			const params = system.params();
+			const params: unknown = system.params();
 			const replay = replayHistory(system, params, races);
 			const skipped = replay.snapshot().skipped.length;
 			io.out(`\n${system.id}: ${system.raceModel}\n`);
