@@ -1,4 +1,5 @@
 /** `npm run bench`: prints every benchmark figure (timings are measured here, never asserted in tests). */
+import { runCalibrateBench } from './calibrate.js';
 import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
@@ -7,3 +8,4 @@ console.log(`pitwall benchmarks — node ${process.version}, ${process.platform}
 await runOddsBench();
 runReplayBench();
 await runRelrankBench();
+await runCalibrateBench();

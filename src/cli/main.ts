@@ -19,10 +19,10 @@ const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 	replay: () => import('./commands/replay.js'),
 	odds: () => import('./commands/odds.js'),
 	backtest: () => import('./commands/backtest.js'),
-	calibrate: () => import('./commands/calibrate.js'),
 	import: () => import('./commands/import.js'),
 	relrank: () => import('./commands/relrank.js'),
 	demo: () => import('./commands/demo.js'),
+	calibrate: () => import('./commands/calibrate.js'),
 };
 
 /** Errors that mean "the user gave something wrong": a message and exit code 2, no stack. */

@@ -1,0 +1,93 @@
+/**
+ * Calibration benchmark: the time of one backtest (median of 5) and of `calibrate` (default cap of 60 backtests)
+ * for every race system, on the ZakStunts history (data/sample-league.csv) and on F1 1970-2021 imported in process
+ * from ../shared/data/f1 (the Ergast dump is not redistributed with pitwall: skipped with a message when absent),
+ * with `--reset yearly` (as the endure-Elo paper does) and carried across seasons (forgetting searched); then F1
+ * 2012-2021, a 10-year league, carried. Prints the winner log-likelihood under the defaults and calibrated.
+ * Run alone with `npx tsx bench/calibrate.ts`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { fmtMs, medianMs } from './timing.js';
+import { backtest } from '../src/league/backtest.js';
+import { calibrate, type CalibrationResult } from '../src/league/calibrate.js';
+import { parseHistoryCsv } from '../src/league/history-csv.js';
+import { importErgast } from '../src/league/import-ergast.js';
+import { getSystem, raceSystems } from '../src/ratings/index.js';
+import type { ParamOverrides, Race } from '../src/ratings/types.js';
+
+const samplePath = fileURLToPath(new URL('../data/sample-league.csv', import.meta.url));
+const f1Dir = fileURLToPath(new URL('../../shared/data/f1/', import.meta.url));
+
+function point(values: Readonly<Record<string, number>>): string {
+	const parts = Object.entries(values).map(([name, v]) => `${name}=${v === Infinity ? '∞' : Number(v.toPrecision(4))}`);
+	return parts.join(' ') || '-';
+}
+
+function row(label: string, backtestMs: number, ms: number, result: CalibrationResult): string {
+	return (
+		`  ${label.padEnd(16)} backtest ${fmtMs(backtestMs).padStart(10)}  calibrate ${fmtMs(ms).padStart(11)} ` +
+		`${String(result.evaluations).padStart(3)} evals  LL ${result.defaultLogLikelihood.toFixed(2).padStart(9)} → ` +
+		`${result.bestLogLikelihood.toFixed(2).padStart(9)} (+${result.gain.toFixed(2)})  ${point(result.defaultPoint)} → ${point(result.bestPoint)}`
+	);
+}
+
+function benchHistory(
+	title: string,
+	races: readonly Race[],
+	reset: 'yearly' | undefined,
+	runs: readonly { id: string; label?: string; fixed?: ParamOverrides }[],
+): void {
+	const entries = races.reduce((sum, race) => sum + race.entries.length, 0);
+	console.log(`\n== Calibration: ${title} (${races.length} races, ${entries} entries${reset ? ', reset yearly' : ''})`);
+	for (const { id, label, fixed } of runs) {
+		const system = getSystem(id);
+		const params: unknown = system.params(fixed);
+		let scored = 0;
+		const backtestMs = medianMs(() => (scored = backtest(system, params, races, { reset }).races), {
+			warmup: 1,
+			runs: 5,
+		});
+		if (scored === 0) {
+			console.log(
+				`  ${(label ?? id).padEnd(16)} backtest ${fmtMs(backtestMs).padStart(10)}  no race scored (needs finish times)`,
+			);
+			continue;
+		}
+		const start = process.hrtime.bigint();
+		const result = calibrate(system, races, { reset, fixed });
+		const ms = Number(process.hrtime.bigint() - start) / 1e6;
+		console.log(row(label ?? id, backtestMs, ms, result));
+		if (result.dimensions.length === 0) console.log(`    (${result.notes.join('; ')}; ${scored} races scored)`);
+	}
+}
+
+const everySystem = raceSystems.map((system) => ({ id: system.id }));
+const extended = [
+	{ id: 'endure', label: 'endure extended', fixed: { extended: 'true' } },
+	{ id: 'speed', label: 'speed extended', fixed: { extended: 'true' } },
+];
+
+export async function runCalibrateBench(): Promise<void> {
+	const zak = parseHistoryCsv(readFileSync(samplePath, 'utf8'), samplePath);
+	benchHistory('ZakStunts (no dates: no forgetting, no RD growth)', zak, undefined, [...everySystem, ...extended]);
+	if (!existsSync(f1Dir)) {
+		console.log(
+			`\n== Calibration on F1 skipped: ${f1Dir} is absent (the Ergast dump is not redistributed with pitwall)`,
+		);
+		return;
+	}
+	const files = {
+		races: readFileSync(`${f1Dir}races.csv`, 'utf8'),
+		results: readFileSync(`${f1Dir}results.csv`, 'utf8'),
+		drivers: readFileSync(`${f1Dir}drivers.csv`, 'utf8'),
+	};
+	const f1 = importErgast(files, { from: 1970, to: 2021 }).races;
+	benchHistory('F1 1970-2021', f1, 'yearly', [...everySystem, ...extended]);
+	benchHistory('F1 1970-2021, carried across seasons', f1, undefined, [...everySystem, ...extended]);
+	const decade = importErgast(files, { from: 2012, to: 2021 }).races;
+	benchHistory('F1 2012-2021 (a 10-year league), carried', decade, undefined, everySystem);
+	await Promise.resolve();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runCalibrateBench();
