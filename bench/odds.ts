@@ -13,6 +13,7 @@ import { predictWin, rating } from 'openskill';
 import { fieldOdds, positionDistribution, winProbabilities } from '../src/ratings/odds.js';
 import type { Performance } from '../src/ratings/types.js';
 import { fmtMs, medianMs } from './timing.js';
+import { mulberry32 } from '../test/support/mulberry32.js';
 
 const TARGET_20_MS = 0.2;
 const TARGET_1000_MS = 10;
@@ -21,17 +22,6 @@ const OPENSKILL_BETA = 25 / 6;
 
 type Kind = Performance['kind'];
 const KINDS: Kind[] = ['exp-longest', 'exp-shortest', 'gamma3-shortest', 'normal-highest'];
-
-function mulberry32(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-	};
-}
 
 /**
  * A realistic field: endure/speed ratings R ~ N(0, 1.5²) (the spec's middle rating spread), Folyami rates

@@ -19,18 +19,7 @@ import { glicko } from '../../src/ratings/glicko.js';
 import { speed } from '../../src/ratings/speed.js';
 import { stk } from '../../src/ratings/stk.js';
 import { ParamError, type AnyRatingSystem, type Race } from '../../src/ratings/types.js';
-
-/** mulberry32: a small seeded PRNG, so every synthetic history is the same on every run. */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { mulberry32 as prng } from '../support/mulberry32.js';
 
 function normal(random: () => number): number {
 	return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

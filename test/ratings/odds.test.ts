@@ -14,6 +14,7 @@ import { fieldModel } from '../../src/ratings/odds-models.js';
 import type { Performance } from '../../src/ratings/types.js';
 import endureOracle from '../fixtures/endure/win_probabilities.json' with { type: 'json' };
 import reference from '../fixtures/odds/reference.json' with { type: 'json' };
+import { mulberry32 } from '../support/mulberry32.js';
 
 // Oracles:
 // - test/fixtures/endure/win_probabilities.json: endure P(win) by exact inclusion-exclusion (mpmath, 40 digits), speed
@@ -103,18 +104,6 @@ describe('mpmath reference place distributions (reference.json)', () => {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded Monte Carlo
-
-/** mulberry32 (Tommy Ettinger's 32-bit generator): uniform in (0, 1). */
-function mulberry32(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-	};
-}
 
 function randomField(kind: Kind, n: number, u: () => number): Performance[] {
 	const gauss = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
