@@ -1,19 +1,46 @@
 /**
- * `npm start`. With DISCORD_TOKEN the bot connects to Discord (arrives with the bot issue); without it, the local
- * demo runs: a replay of the sample league in data/ under every rating system (`pitwall demo`).
+ * `npm start`. With DISCORD_TOKEN (in the environment or .env) the bot validates its configuration and connects to
+ * Discord; a bad variable stops it with one message per problem and exit code 2. Without a token, the local demo
+ * runs: a replay of the sample league in data/ under every rating system (`pitwall demo`).
  */
 import { main } from './cli/main.js';
+import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
+import { createLogger } from './logger.js';
 
-const token = process.env['DISCORD_TOKEN']?.trim();
-if (token) {
-	console.error(
-		'pitwall: DISCORD_TOKEN is set, but this release has no Discord bot yet (the slash commands arrive in the next one).\n' +
-			'Running the local demo instead.\n',
-	);
+async function runBot(): Promise<number> {
+	let config: Config;
+	try {
+		config = loadConfig();
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		process.stderr.write(`pitwall: ${error.message}\n(see .env.example)\n`);
+		return 2;
+	}
+	const log = createLogger({
+		level: config.LOG_LEVEL,
+		pretty: config.NODE_ENV === 'development' && process.stdout.isTTY,
+	});
+	const [{ startBot }, { commands, buttons }] = await Promise.all([
+		import('./discord/client.js'),
+		import('../commands/index.js'),
+	]);
+	const client = await startBot({ config, context: { log }, commands, buttons });
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.once(signal, () => {
+			log.info({ signal }, 'shutting down');
+			void client.destroy().finally(() => process.exit(0));
+		});
+	}
+	return 0;
+}
+
+loadDotEnv();
+if (process.env['DISCORD_TOKEN']?.trim()) {
+	process.exitCode = await runBot();
 } else {
-	console.error(
+	process.stderr.write(
 		'pitwall: no DISCORD_TOKEN set, so running the local demo.\n' +
 			'To run the bot, set DISCORD_TOKEN and DISCORD_APP_ID (see .env.example).\n',
 	);
+	process.exitCode = await main(['demo', ...process.argv.slice(2)]);
 }
-process.exitCode = await main(['demo', ...process.argv.slice(2)]);

@@ -1,0 +1,121 @@
+/**
+ * The bot's configuration: ONE zod schema over the environment, parsed once at start into a frozen typed object
+ * (STYLE.md 18). Every missing or bad variable yields its own message; `loadConfig()` throws a ConfigError listing
+ * all of them, so the operator fixes everything in one go. Variables are documented in .env.example.
+ */
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const STORE_SCHEMES = ['sqlite', 'postgres', 'postgresql', 'redis', 'rediss', 'memory'] as const;
+
+/** Blank values (e.g. `DEV_GUILD_ID=` copied from .env.example) count as unset; other values are trimmed. */
+function blankAsUnset(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const trimmed = value.trim();
+	return trimmed === '' ? undefined : trimmed;
+}
+
+/** The scheme of a `<scheme>://…` URL, lower-cased (the same reading as src/storage/store-url.ts). */
+function storeScheme(url: string): string | undefined {
+	return /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+}
+
+function setting<T extends z.ZodType>(schema: T) {
+	return z.preprocess(blankAsUnset, schema);
+}
+
+function snowflake(name: string, missing: string) {
+	return z
+		.string({ error: `${name} is not set: ${missing}` })
+		.regex(/^\d{17,20}$/, `${name} must be a Discord id (17 to 20 digits), e.g. 123456789012345678`);
+}
+
+const configSchema = z.object({
+	DISCORD_TOKEN: setting(
+		z
+			.string({ error: 'DISCORD_TOKEN is not set: the bot token from the Discord developer portal (Bot tab).' })
+			.regex(
+				/^[\w-]+\.[\w-]+\.[\w-]+$/,
+				'DISCORD_TOKEN does not look like a bot token (three dot-separated parts, without a "Bot " prefix).',
+			),
+	),
+	DISCORD_APP_ID: setting(
+		snowflake('DISCORD_APP_ID', 'the application id from the Discord developer portal (General Information).'),
+	),
+	DEV_GUILD_ID: setting(snowflake('DEV_GUILD_ID', '').optional()),
+	DISCORD_API_URL: setting(
+		z
+			.url({
+				protocol: /^https?$/,
+				error: 'DISCORD_API_URL must be an http(s) URL such as https://discord.com/api.',
+			})
+			.refine(
+				(url) => !/\/v\d+\/?$/.test(url),
+				'DISCORD_API_URL must not end in a version (/v10 is added by discord.js).',
+			)
+			.transform((url) => url.replace(/\/+$/, ''))
+			.default('https://discord.com/api'),
+	),
+	STORE_URL: setting(
+		z
+			.string()
+			.refine(
+				(url) => STORE_SCHEMES.includes(storeScheme(url) as (typeof STORE_SCHEMES)[number]),
+				`STORE_URL must look like <scheme>://<location> with scheme one of ${STORE_SCHEMES.join(', ')}.`,
+			)
+			.refine(
+				(url) => storeScheme(url) !== 'sqlite' || url.length > 'sqlite://'.length,
+				'STORE_URL sqlite:// needs a file path, e.g. sqlite://data/pitwall.sqlite.',
+			)
+			.default('sqlite://data/pitwall.sqlite'),
+	),
+	LOG_LEVEL: setting(
+		z
+			.string()
+			.transform((level) => level.toLowerCase())
+			.pipe(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.` }))
+			.default('info'),
+	),
+	NODE_ENV: setting(
+		z
+			.enum(['development', 'production', 'test'], {
+				error: 'NODE_ENV must be development, production or test.',
+			})
+			.default('development'),
+	),
+});
+
+export type Config = Readonly<z.infer<typeof configSchema>>;
+export type LogLevel = Config['LOG_LEVEL'];
+
+/** Raised when the environment does not make a valid configuration: one message per bad variable. */
+export class ConfigError extends Error {
+	constructor(readonly problems: readonly string[]) {
+		super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+		this.name = 'ConfigError';
+	}
+}
+
+/** Parses an environment (process.env or a test's plain object) into a frozen Config, or throws ConfigError. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+	const result = configSchema.safeParse(env);
+	if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issue.message));
+	return Object.freeze(result.data);
+}
+
+/** Loads `.env` into process.env if the file exists; variables already set in the environment win. */
+export function loadDotEnv(path = '.env'): void {
+	if (existsSync(path)) process.loadEnvFile(path);
+}
+
+let loaded: Config | undefined;
+
+/** The process's configuration: `.env` + environment, parsed once (later calls return the same frozen object). */
+export function loadConfig(): Config {
+	if (!loaded) {
+		loadDotEnv();
+		loaded = parseConfig(process.env);
+	}
+	return loaded;
+}

@@ -1,0 +1,42 @@
+/**
+ * The discord.js client: Guilds intent only (slash commands need no message content), no mentions by default, the
+ * REST/gateway base from config (tests point it at test/e2e/fake-discord.ts), and an 'error' listener (an unhandled
+ * 'error' event would crash the process).
+ */
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { ButtonHandler, Command, CommandContext } from './command.js';
+import { NO_MENTIONS } from './reply.js';
+import { createInteractionRouter } from './router.js';
+
+export function createClient(config: Pick<Config, 'DISCORD_API_URL'>, log: Logger): Client {
+	const client = new Client({
+		intents: [GatewayIntentBits.Guilds],
+		rest: { api: config.DISCORD_API_URL },
+		allowedMentions: NO_MENTIONS,
+	});
+	client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+	client.on(Events.Warn, (message) => log.warn({ source: 'discord.js' }, message));
+	client.once(Events.ClientReady, (ready) =>
+		log.info({ user: ready.user.tag, guilds: ready.guilds.cache.size }, 'connected to Discord'),
+	);
+	return client;
+}
+
+export interface StartBotOptions {
+	readonly config: Pick<Config, 'DISCORD_API_URL' | 'DISCORD_TOKEN'>;
+	readonly context: CommandContext;
+	readonly commands: readonly Command[];
+	readonly buttons?: readonly ButtonHandler[];
+}
+
+/** Creates the client, routes interactions to the registry and logs in; resolves once the gateway accepted us. */
+export async function startBot(options: StartBotOptions): Promise<Client> {
+	const { config, context } = options;
+	const client = createClient(config, context.log);
+	const route = createInteractionRouter({ commands: options.commands, buttons: options.buttons, context });
+	client.on(Events.InteractionCreate, (interaction) => void route(interaction));
+	await client.login(config.DISCORD_TOKEN);
+	return client;
+}

@@ -1,0 +1,61 @@
+/**
+ * What a slash command module default-exports (STYLE.md 1, 4): its JSON definition and its handlers, plus metadata
+ * the router turns into policy (defer, organizer check), so handlers stay thin.
+ *
+ *   const data = { name: 'about', description: '…' } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+ *   export default { data, defer: 'none', async execute(interaction, ctx) { … } } satisfies Command;
+ */
+import type {
+	AutocompleteInteraction,
+	ButtonInteraction,
+	ChatInputCommandInteraction,
+	RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { Logger } from '../logger.js';
+
+/** How the router acknowledges before calling `execute`: a "thinking…" only the user sees, a public one, or none. */
+export type DeferMode = 'ephemeral' | 'public' | 'none';
+
+/** What the router hands every handler. Services join here as they arrive. */
+export interface CommandContext {
+	/** Bound to the interaction (interactionId, cmd, guildId, userId). */
+	readonly log: Logger;
+}
+
+export interface Command {
+	readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody;
+	/** Set to 'ephemeral' or 'public' when `execute` may take more than ~1 s (Discord allows 3 s to acknowledge). */
+	readonly defer: DeferMode;
+	/** Only members with Manage Server may run it; checked by the router before deferring. */
+	readonly organizerOnly?: boolean;
+	execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;
+	/** Required when an option has `autocomplete: true`; must answer with `interaction.respond(choices)`. */
+	autocomplete?(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void>;
+}
+
+/** How the router acknowledges a button: 'update' keeps the message for an edit, 'ephemeral' starts a new answer. */
+export type ButtonDeferMode = 'update' | 'ephemeral' | 'none';
+
+/** Buttons are routed by the prefix of their customId: `<prefix>:<arg>:<arg>…` (see `customId`). */
+export interface ButtonHandler {
+	readonly prefix: string;
+	readonly defer: ButtonDeferMode;
+	readonly organizerOnly?: boolean;
+	execute(interaction: ButtonInteraction, args: readonly string[], ctx: CommandContext): Promise<void>;
+}
+
+const CUSTOM_ID_MAX = 100;
+
+/** Builds a customId the router can route: `customId('race', 'confirm', id)` → `race:confirm:<id>`. */
+export function customId(prefix: string, ...args: readonly string[]): string {
+	if ([prefix, ...args].some((part) => part.includes(':'))) throw new Error(`customId parts may not contain ":"`);
+	const id = [prefix, ...args].join(':');
+	if (id.length > CUSTOM_ID_MAX) throw new Error(`customId longer than ${CUSTOM_ID_MAX} characters: ${id}`);
+	return id;
+}
+
+/** The inverse of `customId`: prefix and arguments. */
+export function parseCustomId(id: string): { prefix: string; args: readonly string[] } {
+	const [prefix = '', ...args] = id.split(':');
+	return { prefix, args };
+}

@@ -1,0 +1,134 @@
+/**
+ * The interaction router (STYLE.md 4, 19): finds the handler in the registry and applies the cross-cutting policy
+ * from its metadata — organizer check, defer before work, error replies — so commands only do their own job.
+ * The returned function never rejects: every failure is answered (when possible) and logged.
+ */
+import {
+	MessageFlags,
+	PermissionFlagsBits,
+	type AutocompleteInteraction,
+	type ButtonInteraction,
+	type ChatInputCommandInteraction,
+	type Interaction,
+	type RepliableInteraction,
+} from 'discord.js';
+import { parseCustomId, type ButtonHandler, type Command, type CommandContext } from './command.js';
+import { isIgnoredDiscordError, UserFacingError } from './errors.js';
+import { answerEphemeral, NO_MENTIONS } from './reply.js';
+
+export interface RouterOptions {
+	readonly commands: readonly Command[];
+	readonly buttons?: readonly ButtonHandler[];
+	readonly context: CommandContext;
+}
+
+export type InteractionRouter = (interaction: Interaction) => Promise<void>;
+
+function indexBy<T>(items: readonly T[], key: (item: T) => string, what: string): ReadonlyMap<string, T> {
+	const map = new Map<string, T>();
+	for (const item of items) {
+		if (map.has(key(item))) throw new Error(`duplicate ${what} "${key(item)}" in the registry`);
+		map.set(key(item), item);
+	}
+	return map;
+}
+
+function assertOrganizer(interaction: RepliableInteraction): void {
+	if (!interaction.inGuild()) {
+		throw new UserFacingError('guild-only', 'This can only be used in a server.');
+	}
+	if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
+		throw new UserFacingError('not-organizer', 'Only league organizers (Manage Server permission) can do this.');
+	}
+}
+
+export function createInteractionRouter(options: RouterOptions): InteractionRouter {
+	const commands = indexBy(options.commands, (command) => command.data.name, 'command');
+	const buttons = indexBy(options.buttons ?? [], (button) => button.prefix, 'button prefix');
+	const baseLog = options.context.log;
+
+	/** Answers a failure: the user's message for a UserFacingError, a reference for anything else. */
+	async function fail(interaction: RepliableInteraction, error: unknown, ctx: CommandContext, updating = false) {
+		if (isIgnoredDiscordError(error)) {
+			ctx.log.debug({ err: error }, 'interaction expired before it was answered');
+			return;
+		}
+		let content: string;
+		if (error instanceof UserFacingError) {
+			ctx.log.info({ code: error.code }, 'refused');
+			content = error.message;
+		} else {
+			ctx.log.error({ err: error }, 'interaction failed');
+			content = `Something went wrong (ref: ${interaction.id})`;
+		}
+		try {
+			if (updating && !interaction.replied) {
+				// A deferred update would put the error in place of the clicked message: send it apart.
+				await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+			} else {
+				await answerEphemeral(interaction, content);
+			}
+		} catch (replyError) {
+			if (!isIgnoredDiscordError(replyError)) ctx.log.error({ err: replyError }, 'could not send the error reply');
+		}
+	}
+
+	async function chatInput(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+		try {
+			const command = commands.get(interaction.commandName);
+			if (!command) throw new UserFacingError('unknown-command', 'This command is not available any more.');
+			if (command.organizerOnly) assertOrganizer(interaction);
+			if (command.defer !== 'none') {
+				await interaction.deferReply(command.defer === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
+			}
+			await command.execute(interaction, ctx);
+		} catch (error) {
+			await fail(interaction, error, ctx);
+		}
+	}
+
+	async function button(interaction: ButtonInteraction, ctx: CommandContext): Promise<void> {
+		const { prefix, args } = parseCustomId(interaction.customId);
+		const handler = buttons.get(prefix);
+		try {
+			if (!handler) throw new UserFacingError('unknown-button', 'This button is no longer active.');
+			if (handler.organizerOnly) assertOrganizer(interaction);
+			if (handler.defer === 'update') await interaction.deferUpdate();
+			if (handler.defer === 'ephemeral') await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+			await handler.execute(interaction, args, ctx);
+		} catch (error) {
+			await fail(interaction, error, ctx, handler?.defer === 'update');
+		}
+	}
+
+	async function autocomplete(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
+		try {
+			const command = commands.get(interaction.commandName);
+			if (command?.autocomplete) await command.autocomplete(interaction, ctx);
+			else await interaction.respond([]);
+		} catch (error) {
+			if (isIgnoredDiscordError(error)) return;
+			ctx.log.error({ err: error }, 'autocomplete failed');
+			if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+		}
+	}
+
+	return async (interaction) => {
+		const log = baseLog.child({
+			interactionId: interaction.id,
+			guildId: interaction.guildId,
+			userId: interaction.user.id,
+			...(interaction.isCommand() || interaction.isAutocomplete() ? { cmd: interaction.commandName } : {}),
+			...(interaction.isMessageComponent() ? { customId: interaction.customId } : {}),
+		});
+		const ctx: CommandContext = { ...options.context, log };
+		try {
+			if (interaction.isChatInputCommand()) await chatInput(interaction, ctx);
+			else if (interaction.isButton()) await button(interaction, ctx);
+			else if (interaction.isAutocomplete()) await autocomplete(interaction, ctx);
+			else log.debug({ type: interaction.type }, 'ignored interaction type');
+		} catch (error) {
+			log.error({ err: error }, 'router failure');
+		}
+	};
+}

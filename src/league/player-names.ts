@@ -1,0 +1,149 @@
+/**
+ * Player names as organizers type them: normalisation, the characters we refuse, and typo suggestions.
+ * Pure: no I/O.
+ */
+
+/** At most this many Unicode code points in a name (Discord nicknames allow 32 characters too). */
+export const MAX_NAME_LENGTH = 32;
+
+/**
+ * Characters never allowed in a name: C0/C1 control characters (tab excepted: it is whitespace and collapses to a
+ * space), lone surrogates, line/paragraph separators, and invisible formatting characters that let two names look
+ * identical or reorder the text around them (zero-width space, word joiner, BOM, bidi embeddings, overrides and
+ * isolates). Zero-width joiner and non-joiner (U+200D, U+200C) stay allowed: emoji sequences and some scripts need them.
+ */
+const FORBIDDEN = /[\p{Cc}\p{Cs}\u200B\u2028\u2029\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
+
+/** NFC, every run of whitespace (any Unicode space, tab) collapsed to one space, trimmed. */
+export function normalizeName(raw: string): string {
+	return raw.normalize('NFC').replace(/\s+/gu, ' ').trim();
+}
+
+/** The key two names are compared by: names equal under this key are the same player for duplicate checks. */
+export function nameKey(name: string): string {
+	return normalizeName(name).toLowerCase();
+}
+
+/** `U+0007`: how a code point is shown in messages. */
+export function codePointLabel(char: string): string {
+	return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The first forbidden character of `text`, if any. */
+export function forbiddenCharacter(text: string): string | undefined {
+	return FORBIDDEN.exec(text.replaceAll('\t', ' '))?.[0];
+}
+
+/**
+ * What is wrong with a raw name, or undefined when it is acceptable. Hostile-looking names (`@everyone`, `<@123>`,
+ * markdown, backticks, spoilers) are acceptable: output escapes them (escapeForDiscord).
+ */
+export function nameProblem(raw: string): string | undefined {
+	const bad = forbiddenCharacter(raw);
+	if (bad !== undefined) {
+		return `the name contains the character ${codePointLabel(bad)}: control and invisible formatting characters are not allowed`;
+	}
+	const name = normalizeName(raw);
+	if (name === '') return 'expected a player name';
+	const length = [...name].length;
+	if (length > MAX_NAME_LENGTH) {
+		return `the name "${name}" is ${length} characters long: at most ${MAX_NAME_LENGTH}`;
+	}
+	return undefined;
+}
+
+/**
+ * Unrestricted Damerau-Levenshtein distance over code points (Lowrance & Wagner 1975): insertions, deletions,
+ * substitutions and transpositions of adjacent characters, each costing 1, where a transposed pair may be edited
+ * further (so "CA" → "ABC" is 2, where the restricted "optimal string alignment" variant gives 3).
+ * With `limit`, the answer is exact up to `limit` and any larger distance comes back as `limit + 1` (the row
+ * minimum never decreases, so the table stops as soon as a whole row exceeds the limit).
+ */
+export function damerauLevenshtein(a: string, b: string, limit = Infinity): number {
+	return distanceOf([...a], [...b], limit);
+}
+
+function distanceOf(s: readonly string[], t: readonly string[], limit: number): number {
+	const inf = s.length + t.length;
+	const width = t.length + 2;
+	// d[(i + 1) * width + j + 1]: the distance between the first i characters of s and the first j of t;
+	// row 0 and column 0 are ∞ (the sentinels of the transposition term).
+	const d = new Array<number>((s.length + 2) * width).fill(0);
+	d[0] = inf;
+	for (let i = 0; i <= s.length; i++) {
+		d[(i + 1) * width] = inf;
+		d[(i + 1) * width + 1] = i;
+	}
+	for (let j = 0; j <= t.length; j++) {
+		d[j + 1] = inf;
+		d[width + j + 1] = j;
+	}
+	// lastRow.get(c): the last row (1-based) of s where character c occurred.
+	const lastRow = new Map<string, number>();
+	for (let i = 1; i <= s.length; i++) {
+		let lastMatchColumn = 0;
+		let rowMin = Infinity;
+		for (let j = 1; j <= t.length; j++) {
+			const k = lastRow.get(t[j - 1]!) ?? 0;
+			const l = lastMatchColumn;
+			const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+			if (cost === 0) lastMatchColumn = j;
+			const value = Math.min(
+				d[i * width + j]! + cost, // substitution (or match)
+				d[(i + 1) * width + j]! + 1, // insertion
+				d[i * width + j + 1]! + 1, // deletion
+				d[k * width + l]! + (i - k - 1) + 1 + (j - l - 1), // transposition, characters between deleted/inserted
+			);
+			d[(i + 1) * width + j + 1] = value;
+			rowMin = Math.min(rowMin, value);
+		}
+		if (t.length > 0 && rowMin > limit) return limit + 1;
+		lastRow.set(s[i - 1]!, i);
+	}
+	return Math.min(d[(s.length + 1) * width + t.length + 1]!, limit + 1);
+}
+
+/**
+ * The largest edit distance still read as a typo, by the length (code points) of the shorter name: up to 2
+ * characters only a case difference (0), 3 to 5 characters 1 edit, 6 or more 2 edits. Short names are a few edits
+ * away from many others, so a flat threshold of 2 would flag "Al" against "Bo".
+ */
+export function typoThreshold(length: number): number {
+	return length <= 2 ? 0 : length <= 5 ? 1 : 2;
+}
+
+/**
+ * Prepare the known names once; the returned function gives, for a name, the known players it may be a typo of,
+ * nearest first (at most 3): compared case-insensitively by Damerau-Levenshtein distance within typoThreshold.
+ * A name that is itself known (exactly, after normalisation) is no typo: []. A case-only difference (alice vs
+ * Alice) is distance 0 and is suggested.
+ */
+export function typoFinder(knownNames: readonly string[]): (name: string) => string[] {
+	const exact = new Set<string>();
+	const known: { name: string; chars: string[] }[] = [];
+	for (const raw of knownNames) {
+		const name = normalizeName(raw);
+		if (exact.has(name)) continue;
+		exact.add(name);
+		known.push({ name, chars: [...name.toLowerCase()] });
+	}
+	return (raw) => {
+		const name = normalizeName(raw);
+		if (exact.has(name)) return [];
+		const chars = [...name.toLowerCase()];
+		const found: { name: string; distance: number }[] = [];
+		for (const candidate of known) {
+			const threshold = typoThreshold(Math.min(chars.length, candidate.chars.length));
+			if (Math.abs(chars.length - candidate.chars.length) > threshold) continue; // distance ≥ length difference
+			const distance = distanceOf(chars, candidate.chars, threshold);
+			if (distance <= threshold) found.push({ name: candidate.name, distance });
+		}
+		found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+		return found.slice(0, 3).map((entry) => entry.name);
+	};
+}
+
+/** typoFinder(knownNames)(name), for a single look-up. */
+export function looksLikeTypo(name: string, knownNames: readonly string[]): string[] {
+	return typoFinder(knownNames)(name);
+}

@@ -1,0 +1,103 @@
+/**
+ * The registry contract (STYLE.md 2): unique names, and every entry has the shape Discord and the router accept.
+ * Limits from https://discord.com/developers/docs/interactions/application-commands#application-command-object
+ */
+import { ApplicationCommandOptionType } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buttons, commands } from '../../commands/index.js';
+
+const NAME = /^[-_\p{L}\p{N}]{1,32}$/u;
+const lowerName = z
+	.string()
+	.regex(NAME)
+	.refine((name) => name === name.toLowerCase(), 'names must be lower case');
+const description = z.string().min(1).max(100);
+const choice = z.object({ name: z.string().min(1).max(100), value: z.union([z.string().max(100), z.number()]) });
+
+const leafOption = z.object({
+	type: z.enum(ApplicationCommandOptionType).refine((type) => type > ApplicationCommandOptionType.SubcommandGroup),
+	name: lowerName,
+	description,
+	required: z.boolean().optional(),
+	choices: z.array(choice).max(25).optional(),
+	autocomplete: z.boolean().optional(),
+});
+
+/** Required options first: Discord rejects a required option after an optional one. */
+function requiredFirst(options: readonly { required?: boolean | undefined }[]): boolean {
+	const firstOptional = options.findIndex((option) => !option.required);
+	return firstOptional === -1 || options.slice(firstOptional).every((option) => !option.required);
+}
+
+const leafOptions = z.array(leafOption).max(25).refine(requiredFirst, 'required options must come first');
+const subcommand = z.object({
+	type: z.literal(ApplicationCommandOptionType.Subcommand),
+	name: lowerName,
+	description,
+	options: leafOptions.optional(),
+});
+const group = z.object({
+	type: z.literal(ApplicationCommandOptionType.SubcommandGroup),
+	name: lowerName,
+	description,
+	options: z.array(subcommand).min(1).max(25),
+});
+
+const commandShape = z.object({
+	data: z.object({
+		name: lowerName,
+		description,
+		options: z.union([leafOptions, z.array(z.union([subcommand, group])).max(25)]).optional(),
+	}),
+	defer: z.enum(['ephemeral', 'public', 'none']),
+	organizerOnly: z.boolean().optional(),
+	execute: z.function(),
+	autocomplete: z.function().optional(),
+});
+
+type AnyOption = { autocomplete?: boolean; options?: readonly AnyOption[] };
+function usesAutocomplete(options: readonly AnyOption[] = []): boolean {
+	return options.some((option) => option.autocomplete === true || usesAutocomplete(option.options));
+}
+
+describe('command registry', () => {
+	it('is not empty and starts with /about', () => {
+		expect(commands.map((command) => command.data.name)).toContain('about');
+	});
+
+	it('has unique command names', () => {
+		const names = commands.map((command) => command.data.name);
+		expect(new Set(names).size).toBe(names.length);
+	});
+
+	it.each(commands.map((command) => [command.data.name, command] as const))(
+		'/%s has a valid shape',
+		(_name, command) => {
+			const result = commandShape.safeParse(command);
+			expect(result.success ? [] : result.error.issues).toEqual([]);
+		},
+	);
+
+	it.each(commands.map((command) => [command.data.name, command] as const))(
+		'/%s has an autocomplete handler iff an option asks for autocomplete',
+		(_name, command) => {
+			expect(typeof command.autocomplete === 'function').toBe(usesAutocomplete(command.data.options as AnyOption[]));
+		},
+	);
+
+	it('has unique button prefixes without ":"', () => {
+		const prefixes = buttons.map((button) => button.prefix);
+		expect(new Set(prefixes).size).toBe(prefixes.length);
+		for (const prefix of prefixes) expect(prefix).toMatch(/^[a-z][-a-z0-9]*$/);
+	});
+
+	it('the shape check rejects a bad entry (upper-case name, long description, missing defer)', () => {
+		const bad = { data: { name: 'About', description: 'x'.repeat(101) }, execute: () => Promise.resolve() };
+		const result = commandShape.safeParse(bad);
+		expect(result.success).toBe(false);
+		expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(
+			expect.arrayContaining(['data.name', 'data.description', 'defer']),
+		);
+	});
+});

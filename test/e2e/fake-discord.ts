@@ -1,0 +1,390 @@
+/**
+ * A loopback Discord: REST under /api/v10 and the gateway as a WebSocket on one port, enough for the REAL discord.js
+ * client to log in, receive interactions and answer them (docs/discord.md, /work/shared/ENVIRONMENT.md).
+ *
+ *   const fake = await startFakeDiscord();
+ *   const client = new Client({ intents: [Guilds], rest: { api: fake.apiUrl } }); await client.login(fake.token);
+ *   const reply = await fake.sendSlashCommand('about').next();   // { kind: 'callback', type: 4, data: {...} }
+ *
+ * Everything REST receives is kept in `requests`; each interaction's answers (callback, edits of @original,
+ * follow-ups) are queued on its handle in arrival order.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+	ATTACHMENT_OPTION,
+	channelPayload,
+	DISCORD_EPOCH,
+	guildPayload,
+	InteractionRecord,
+	MEMBER_PERMISSIONS,
+	pickMessageFields,
+	readBody,
+	reply,
+	type Actor,
+	type FakeDiscordOptions,
+	type InteractionHandle,
+	type Json,
+	type RawOption,
+	type RecordedRequest,
+	type UploadedFile,
+} from './fake-discord-wire.js';
+
+export type * from './fake-discord-wire.js';
+
+export class FakeDiscord {
+	readonly token: string;
+	readonly appId: string;
+	readonly guildId: string;
+	readonly channelId: string;
+	readonly botUserId: string;
+	/** Every REST request received, in order. */
+	readonly requests: RecordedRequest[] = [];
+	/** Bodies of PUT …/commands, in order (the latest is what Discord would show). */
+	readonly commandRegistrations: { readonly path: string; readonly body: Json[] }[] = [];
+	/** Tokens presented in IDENTIFY. */
+	readonly identified: string[] = [];
+
+	private readonly server = createServer((req, res) => void this.handle(req, res));
+	private readonly wss = new WebSocketServer({ noServer: true });
+	private readonly sockets = new Set<WebSocket>();
+	private readonly interactions = new Map<string, InteractionRecord>();
+	private readonly messages = new Map<string, Json>();
+	private readonly files = new Map<string, { contentType: string; data: Buffer }>();
+	private readonly commandIds = new Map<string, string>();
+	private counter = 0n;
+	private seq = 0;
+	private port = 0;
+
+	constructor(private readonly options: FakeDiscordOptions = {}) {
+		this.token = options.token ?? 'MTIzNDU2Nzg5MDEyMzQ1Njc4.fake00.pitwall-test-token';
+		this.appId = options.appId ?? '123456789012345678';
+		this.guildId = options.guildId ?? '223456789012345678';
+		this.channelId = this.snowflake();
+		this.botUserId = this.appId;
+		this.server.on('upgrade', (req, socket, head) => {
+			if (!req.url?.startsWith('/gateway')) return void socket.destroy();
+			this.wss.handleUpgrade(req, socket, head, (ws) => this.gateway(ws));
+		});
+	}
+
+	async listen(): Promise<this> {
+		this.server.listen(0, '127.0.0.1');
+		await once(this.server, 'listening');
+		this.port = (this.server.address() as AddressInfo).port;
+		return this;
+	}
+
+	get origin(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	/** What to pass as discord.js `rest.api` (and DISCORD_API_URL). */
+	get apiUrl(): string {
+		return `${this.origin}/api`;
+	}
+
+	async close(): Promise<void> {
+		for (const ws of this.sockets) ws.terminate();
+		this.wss.close();
+		this.server.closeAllConnections();
+		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+	}
+
+	snowflake(): string {
+		this.counter += 1n;
+		return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | (this.counter & 0xfffn)).toString();
+	}
+
+	// ---- interactions ------------------------------------------------------------------------------------------
+
+	/** Dispatches a chat-input command as the given member; options are raw (`{ name, type, value }`). */
+	sendSlashCommand(name: string, options: readonly RawOption[] = [], actor: Actor = {}): InteractionHandle {
+		return this.dispatchInteraction(2, this.commandData(name, options), actor);
+	}
+
+	/** Dispatches an autocomplete request; mark the option being typed with `focused: true`. */
+	sendAutocomplete(name: string, options: readonly RawOption[], actor: Actor = {}): InteractionHandle {
+		return this.dispatchInteraction(4, this.commandData(name, options), actor);
+	}
+
+	/** Dispatches a button click on `messageId` (a message this fake returned) or on a fresh bot message. */
+	clickButton(customId: string, actor: Actor = {}, messageId?: string): InteractionHandle {
+		const message = (messageId && this.messages.get(messageId)) || this.message({ content: '' });
+		return this.dispatchInteraction(3, { custom_id: customId, component_type: 2 }, actor, { message });
+	}
+
+	/** Serves `data` like Discord's CDN; returns the attachment object for a command's resolved data. */
+	addAttachment(filename: string, data: Buffer | string, contentType = 'text/plain'): Json {
+		const id = this.snowflake();
+		const bytes = Buffer.from(data);
+		this.files.set(`${id}/${filename}`, { contentType, data: bytes });
+		const url = `${this.origin}/attachments/${id}/${filename}`;
+		return { id, filename, size: bytes.length, url, proxy_url: url, content_type: contentType };
+	}
+
+	private commandData(name: string, options: readonly RawOption[]): Json {
+		const attachments: Record<string, Json> = {};
+		for (const option of options) {
+			if (option.type !== ATTACHMENT_OPTION) continue;
+			const [id, filename] =
+				[...this.files.keys()].find((key) => key.startsWith(`${String(option.value)}/`))?.split('/') ?? [];
+			if (id && filename) attachments[id] = this.attachmentObject(id, filename);
+		}
+		const id = this.commandIds.get(name) ?? this.snowflake();
+		return {
+			id,
+			name,
+			type: 1,
+			guild_id: this.guildId,
+			options,
+			...(Object.keys(attachments).length ? { resolved: { attachments } } : {}),
+		};
+	}
+
+	private attachmentObject(id: string, filename: string): Json {
+		const file = this.files.get(`${id}/${filename}`);
+		const url = `${this.origin}/attachments/${id}/${filename}`;
+		return { id, filename, size: file?.data.length ?? 0, url, proxy_url: url, content_type: file?.contentType };
+	}
+
+	private dispatchInteraction(type: number, data: Json, actor: Actor, extra: Json = {}): InteractionHandle {
+		const id = this.snowflake();
+		const token = `itoken-${id}`;
+		const userId = actor.userId ?? '323456789012345678';
+		const user = {
+			id: userId,
+			username: actor.username ?? 'driver',
+			discriminator: '0',
+			global_name: null,
+			avatar: null,
+		};
+		const payload: Json = {
+			id,
+			application_id: this.appId,
+			type,
+			data,
+			guild_id: this.guildId,
+			channel_id: this.channelId,
+			channel: channelPayload(this.channelId, this.guildId),
+			member: {
+				user,
+				roles: actor.roles ?? [],
+				permissions: (actor.permissions ?? MEMBER_PERMISSIONS).toString(),
+				joined_at: new Date().toISOString(),
+				deaf: false,
+				mute: false,
+				flags: 0,
+				pending: false,
+				nick: null,
+				avatar: null,
+				premium_since: null,
+				communication_disabled_until: null,
+			},
+			token,
+			version: 1,
+			app_permissions: MEMBER_PERMISSIONS.toString(),
+			locale: 'en-US',
+			guild_locale: 'en-US',
+			entitlements: [],
+			authorizing_integration_owners: { '0': this.guildId },
+			context: 0,
+			...extra,
+		};
+		const record = new InteractionRecord(id, token, payload, actor.expired ?? false);
+		this.interactions.set(token, record);
+		this.dispatch('INTERACTION_CREATE', payload);
+		return record;
+	}
+
+	// ---- gateway ---------------------------------------------------------------------------------------------------
+
+	private gateway(ws: WebSocket): void {
+		this.sockets.add(ws);
+		ws.on('close', () => this.sockets.delete(ws));
+		this.send(ws, { op: 10, d: { heartbeat_interval: this.options.heartbeatMs ?? 500 } });
+		ws.on('message', (raw: Buffer) => {
+			const packet = JSON.parse(raw.toString()) as { op: number; d: unknown };
+			if (packet.op === 1) this.send(ws, { op: 11 });
+			if (packet.op === 2) this.identify(ws, packet.d as { token: string });
+		});
+	}
+
+	private identify(ws: WebSocket, identify: { token: string }): void {
+		this.identified.push(identify.token);
+		if (identify.token !== this.token) return void ws.close(4004, 'Authentication failed.');
+		(ws as WebSocket & { identified?: boolean }).identified = true;
+		this.sendDispatch(ws, 'READY', {
+			v: 10,
+			user: { id: this.botUserId, username: 'pitwall', discriminator: '0', global_name: null, avatar: null, bot: true },
+			guilds: [{ id: this.guildId, unavailable: true }],
+			session_id: `session-${this.snowflake()}`,
+			resume_gateway_url: `ws://127.0.0.1:${this.port}/gateway`,
+			shard: [0, 1],
+			application: { id: this.appId, flags: 0 },
+		});
+		this.sendDispatch(ws, 'GUILD_CREATE', guildPayload(this.guildId, channelPayload(this.channelId, this.guildId)));
+	}
+
+	private dispatch(event: string, data: Json): void {
+		const live = [...this.sockets].filter((ws) => (ws as WebSocket & { identified?: boolean }).identified);
+		if (live.length === 0) throw new Error(`no identified gateway connection to send ${event} to`);
+		for (const ws of live) this.sendDispatch(ws, event, data);
+	}
+
+	private sendDispatch(ws: WebSocket, event: string, data: Json): void {
+		this.send(ws, { op: 0, t: event, s: ++this.seq, d: data });
+	}
+
+	private send(ws: WebSocket, packet: Json): void {
+		ws.send(JSON.stringify(packet));
+	}
+
+	// ---- REST ------------------------------------------------------------------------------------------------------
+
+	private message(data: Json, id = this.snowflake(), files: readonly UploadedFile[] = []): Json {
+		const message: Json = {
+			id,
+			channel_id: this.channelId,
+			guild_id: this.guildId,
+			author: {
+				id: this.botUserId,
+				username: 'pitwall',
+				discriminator: '0',
+				global_name: null,
+				avatar: null,
+				bot: true,
+			},
+			content: '',
+			timestamp: new Date().toISOString(),
+			edited_timestamp: null,
+			tts: false,
+			mention_everyone: false,
+			mentions: [],
+			mention_roles: [],
+			embeds: [],
+			components: [],
+			pinned: false,
+			type: 0,
+			flags: 0,
+			webhook_id: this.appId,
+			application_id: this.appId,
+			...this.messages.get(id),
+			...pickMessageFields(data),
+		};
+		if (files.length) {
+			message['attachments'] = files.map((file) => {
+				const attachment = this.addAttachment(file.filename, file.data, file.contentType);
+				return attachment;
+			});
+		} else if (!message['attachments']) {
+			message['attachments'] = [];
+		}
+		this.messages.set(id, message);
+		return message;
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', this.origin);
+		const file = /^\/attachments\/(\d+\/[^/]+)$/.exec(url.pathname);
+		if (req.method === 'GET' && file?.[1]) {
+			const found = this.files.get(decodeURIComponent(file[1]));
+			if (!found) return reply(res, 404, { message: 'Unknown attachment', code: 0 });
+			res.writeHead(200, { 'content-type': found.contentType }).end(found.data);
+			return;
+		}
+		if (!url.pathname.startsWith('/api/v10/')) return reply(res, 404, { message: '404: Not Found', code: 0 });
+		const path = decodeURIComponent(url.pathname.slice('/api/v10'.length));
+		const { body, files } = await readBody(req);
+		const request: RecordedRequest = {
+			method: req.method ?? 'GET',
+			path,
+			query: url.searchParams,
+			headers: req.headers,
+			body,
+			files,
+		};
+		this.requests.push(request);
+		try {
+			this.route(request, res);
+		} catch (error) {
+			reply(res, 500, { message: String(error), code: 0 });
+		}
+	}
+
+	private route(request: RecordedRequest, res: ServerResponse): void {
+		const { method, path } = request;
+		const authorized = request.headers.authorization === `Bot ${this.token}`;
+		const body = (request.body ?? {}) as Json;
+		let match: RegExpExecArray | null;
+
+		if (method === 'GET' && path === '/gateway/bot') {
+			if (!authorized) return reply(res, 401, { message: '401: Unauthorized', code: 0 });
+			return reply(res, 200, {
+				url: `ws://127.0.0.1:${this.port}/gateway`,
+				shards: 1,
+				session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
+			});
+		}
+		if (method === 'PUT' && (match = /^\/applications\/(\d+)\/(?:guilds\/\d+\/)?commands$/.exec(path))) {
+			if (!authorized) return reply(res, 401, { message: '401: Unauthorized', code: 0 });
+			const commands = (request.body as Json[]).map((command): Json & { id: string } => ({
+				...command,
+				id: this.commandIds.get(String(command['name'])) ?? this.snowflake(),
+				application_id: match?.[1],
+				version: this.snowflake(),
+			}));
+			for (const command of commands) this.commandIds.set(String(command['name']), command.id);
+			this.commandRegistrations.push({ path, body: request.body as Json[] });
+			return reply(res, 200, commands);
+		}
+		if (method === 'POST' && (match = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path))) {
+			const record = this.interactions.get(match[2] ?? '');
+			if (!record || record.id !== match[1] || record.expired) {
+				return reply(res, 404, { message: 'Unknown interaction', code: 10062 });
+			}
+			if (record.events.some((event) => event.kind === 'callback')) {
+				return reply(res, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
+			}
+			const data = body['data'] as Json | undefined;
+			const type = Number(body['type']);
+			record.push({ kind: 'callback', type, data, files: request.files });
+			// 4 = message, 5 = deferred message, 7 = update message: each leaves an @original to edit later.
+			const original =
+				type === 4 || type === 5 ? this.message({ ...data, flags: data?.['flags'] ?? 0 }, record.id) : undefined;
+			if (request.query.get('with_response') !== 'true') return reply(res, 204);
+			return reply(res, 200, {
+				interaction: { id: record.id, type: record.payload['type'], response_message_id: original?.['id'] ?? null },
+				resource: { type, ...(original ? { message: original } : {}) },
+			});
+		}
+		if ((match = /^\/webhooks\/(\d+)\/([^/]+)\/messages\/([^/]+)$/.exec(path))) {
+			const record = this.interactions.get(match[2] ?? '');
+			if (!record) return reply(res, 404, { message: 'Unknown Webhook', code: 10015 });
+			const messageId = match[3] === '@original' ? record.id : (match[3] ?? '');
+			if (method === 'PATCH') {
+				record.push({ kind: 'edit', messageId: match[3] ?? '', data: body, files: request.files });
+				return reply(res, 200, this.message(body, messageId, request.files));
+			}
+			if (method === 'GET') return reply(res, 200, this.message({}, messageId));
+			if (method === 'DELETE') {
+				record.push({ kind: 'delete', messageId: match[3] ?? '' });
+				this.messages.delete(messageId);
+				return reply(res, 204);
+			}
+		}
+		if (method === 'POST' && (match = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path))) {
+			const record = this.interactions.get(match[2] ?? '');
+			if (!record) return reply(res, 404, { message: 'Unknown Webhook', code: 10015 });
+			record.push({ kind: 'followup', data: body, files: request.files });
+			return reply(res, 200, this.message(body, undefined, request.files));
+		}
+		reply(res, 404, { message: `fake-discord: no route for ${method} ${path}`, code: 0 });
+	}
+}
+
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+	return new FakeDiscord(options).listen();
+}

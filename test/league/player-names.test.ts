@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+	damerauLevenshtein,
+	looksLikeTypo,
+	nameKey,
+	nameProblem,
+	normalizeName,
+	typoThreshold,
+} from '../../src/league/player-names.js';
+
+describe('damerauLevenshtein (unrestricted, Lowrance-Wagner)', () => {
+	it.each<[string, string, number]>([
+		['', '', 0],
+		['', 'abc', 3],
+		['kitten', 'sitting', 3], // Levenshtein's classic example: 2 substitutions + 1 insertion
+		['alcie', 'alice', 1], // one transposition (plain Levenshtein: 2)
+		['ca', 'abc', 2], // transpose then insert: the unrestricted distance (optimal string alignment gives 3)
+		['abcdef', 'badcfe', 3], // three transpositions
+		['🏎️a', 'a🏎️', 2], // code points: 🏎️ is two (U+1F3CE U+FE0F), moved across one character
+		['Zoë', 'Zoe', 1],
+	])('%s → %s = %i', (a, b, distance) => {
+		expect(damerauLevenshtein(a, b)).toBe(distance);
+		expect(damerauLevenshtein(b, a)).toBe(distance);
+	});
+
+	const str = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 7 });
+	it('is a metric bounded by the lengths', () => {
+		fc.assert(
+			fc.property(str, str, str, (a, b, c) => {
+				const ab = damerauLevenshtein(a, b);
+				expect(damerauLevenshtein(a, a)).toBe(0);
+				expect(ab === 0).toBe(a === b);
+				expect(damerauLevenshtein(b, a)).toBe(ab);
+				expect(ab).toBeGreaterThanOrEqual(Math.abs(a.length - b.length));
+				expect(ab).toBeLessThanOrEqual(Math.max(a.length, b.length));
+				expect(damerauLevenshtein(a, c)).toBeLessThanOrEqual(ab + damerauLevenshtein(b, c));
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	it('with a limit, is exact up to it and limit + 1 beyond', () => {
+		fc.assert(
+			fc.property(str, str, fc.nat({ max: 4 }), (a, b, limit) => {
+				expect(damerauLevenshtein(a, b, limit)).toBe(Math.min(damerauLevenshtein(a, b), limit + 1));
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	it('is 1 for any single edit: insertion, deletion, substitution, adjacent transposition', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 2, maxLength: 8 }), fc.nat(), (s, k) => {
+				const i = k % (s.length - 1);
+				const swapped = s.slice(0, i) + s[i + 1]! + s[i]! + s.slice(i + 2);
+				expect(damerauLevenshtein(s, swapped)).toBe(s[i] === s[i + 1] ? 0 : 1);
+				expect(damerauLevenshtein(s, s.slice(0, i) + s.slice(i + 1))).toBe(1);
+				expect(damerauLevenshtein(s, s.slice(0, i) + 'x' + s.slice(i))).toBe(1);
+				expect(damerauLevenshtein(s, s.slice(0, i) + 'x' + s.slice(i + 1))).toBe(1);
+			}),
+			{ numRuns: 100 },
+		);
+	});
+});
+
+describe('looksLikeTypo', () => {
+	const known = ['Alice', 'Bob', 'Carol', 'Christopher', 'Al', 'Jon'];
+
+	it('suggests Alice for Alcie (a transposition)', () => {
+		expect(looksLikeTypo('Alcie', known)).toEqual(['Alice']);
+	});
+
+	it('compares ignoring case, and suggests a known name differing only in case', () => {
+		expect(looksLikeTypo('ALCIE', known)).toEqual(['Alice']);
+		expect(looksLikeTypo('bob', known)).toEqual(['Bob']);
+	});
+
+	it('returns nothing for a known name or a distant one', () => {
+		expect(looksLikeTypo('Alice', known)).toEqual([]);
+		expect(looksLikeTypo('Zed', known)).toEqual([]);
+	});
+
+	it('allows 2 edits from 6 characters, 1 edit for 3 to 5, only case below 3', () => {
+		expect([0, 1, 2, 3, 5, 6, 40].map(typoThreshold)).toEqual([0, 0, 0, 1, 1, 2, 2]);
+		expect(looksLikeTypo('Kristopher', known)).toEqual(['Christopher']); // 2 edits, 10+ characters
+		expect(looksLikeTypo('Caorl', known)).toEqual(['Carol']); // 1 edit, 5 characters
+		expect(looksLikeTypo('Cxrxl', known)).toEqual([]); // 2 edits, 5 characters
+		expect(looksLikeTypo('Bo', known)).toEqual([]); // 1 edit, but 2 characters
+		expect(looksLikeTypo('AL', known)).toEqual(['Al']);
+		expect(looksLikeTypo('John', known)).toEqual(['Jon']);
+	});
+
+	it('sorts by distance, then name, and returns at most 3', () => {
+		expect(looksLikeTypo('Maxx', ['Mary', 'Max', 'Maxi', 'Mack', 'Manx'])).toEqual(['Manx', 'Max', 'Maxi']);
+	});
+});
+
+describe('names', () => {
+	it('normalises to NFC with collapsed whitespace', () => {
+		expect(normalizeName('  Zoe\u0308 \t Smith\u00a0 ')).toBe('Zoë Smith');
+		expect(nameKey('ZOË  smith')).toBe('zoë smith');
+	});
+
+	it.each<[string, string | undefined]>([
+		['Alice', undefined],
+		['👨‍👩‍👧 family', undefined], // zero-width joiners stay allowed
+		['@everyone', undefined],
+		['', 'expected a player name'],
+		['  \t ', 'expected a player name'],
+		['a\u0000b', 'the name contains the character U+0000: control and invisible formatting characters are not allowed'],
+		['a\u0085b', 'the name contains the character U+0085: control and invisible formatting characters are not allowed'],
+		['a\u2066b', 'the name contains the character U+2066: control and invisible formatting characters are not allowed'],
+		['a\uD800b', 'the name contains the character U+D800: control and invisible formatting characters are not allowed'],
+		['x'.repeat(32), undefined],
+		['x'.repeat(33), `the name "${'x'.repeat(33)}" is 33 characters long: at most 32`],
+		['🏎'.repeat(32), undefined], // 32 code points (64 UTF-16 units)
+	])('nameProblem(%j)', (name, problem) => {
+		expect(nameProblem(name)).toBe(problem);
+	});
+});

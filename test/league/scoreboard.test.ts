@@ -1,0 +1,817 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+	formatScoreboard,
+	formatTime,
+	parseScoreboard,
+	SCOREBOARD_LIMITS,
+	type ScoreboardOptions,
+	type ScoreboardResult,
+} from '../../src/league/scoreboard.js';
+import type { RaceEntry } from '../../src/ratings/types.js';
+
+const ok = (
+	text: string,
+	options?: ScoreboardOptions,
+): { entries: RaceEntry[]; warnings: string[]; format: string } => {
+	const result = parseScoreboard(text, options);
+	if (!result.ok) throw new Error(`expected a valid scoreboard, got ${JSON.stringify(result.errors)}`);
+	return result;
+};
+const entriesOf = (text: string): RaceEntry[] => ok(text).entries;
+/** The errors of a scoreboard that must fail, as `line: message`. */
+const errorsOf = (text: string): string[] => {
+	const result = parseScoreboard(text);
+	if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.entries)}`);
+	return result.errors.map((error) => `${error.line}: ${error.message}`);
+};
+const lines = (...rows: string[]): string => rows.join('\n');
+
+describe('parseScoreboard: text', () => {
+	it('reads the PRODUCT.md example: numbered finishers with and without time, an unnumbered DNF', () => {
+		expect(entriesOf(lines('1. Alice 1:23.456', '2 Bob', 'Carol DNF'))).toEqual([
+			{ player: 'Alice', position: 1, time: 83.456, status: 'finished' },
+			{ player: 'Bob', position: 2, status: 'finished' },
+			{ player: 'Carol', position: 3, status: 'DNF' },
+		]);
+	});
+
+	it.each([
+		['1.', '2.', '3.'],
+		['1)', '2)', '3)'],
+		['1', '2', '3'],
+		['#1', '#2', '#3'],
+		['P1', 'P2', 'P3'],
+		['p1', 'p2.', '#3)'],
+	])('reads the numbering style %s %s %s', (a, b, c) => {
+		expect(entriesOf(lines(`${a} Alice`, `${b} Bob`, `${c} Carol`)).map((e) => [e.player, e.position])).toEqual([
+			['Alice', 1],
+			['Bob', 2],
+			['Carol', 3],
+		]);
+	});
+
+	it('reads unnumbered lines as the finishing order', () => {
+		expect(entriesOf(lines('Alice', 'Bob', 'Carol')).map((e) => [e.player, e.position])).toEqual([
+			['Alice', 1],
+			['Bob', 2],
+			['Carol', 3],
+		]);
+	});
+
+	it('reads a repeated position as a tie, in standard ranking (1, 1, 3) without a warning', () => {
+		const { entries, warnings } = ok(lines('1. Alice', '1. Bob', '3. Carol', '3. Dave', '5. Eve'));
+		expect(entries.map((e) => e.position)).toEqual([1, 1, 3, 3, 5]);
+		expect(warnings).toEqual([]);
+	});
+
+	it('accepts dense ranking (1, 1, 2) and stores it as standard ranking, with a warning naming each line', () => {
+		const { entries, warnings } = ok(lines('1. Alice', '1. Bob', '2. Carol', '3. Dave'));
+		expect(entries.map((e) => e.position)).toEqual([1, 1, 3, 4]);
+		expect(warnings).toEqual([
+			'positions renumbered to standard ranking (tied racers share a place and the next place is skipped: 1, 1, 3): line 3: 2 → 3, line 4: 3 → 4',
+		]);
+	});
+
+	it('counts a DNS/DSQ line listed at its crossing position as a racer above the next one', () => {
+		expect(entriesOf(lines('1 Alice', '2 Bob DSQ', '3 Carol'))).toEqual([
+			{ player: 'Alice', position: 1, status: 'finished' },
+			{ player: 'Carol', position: 2, status: 'finished' },
+			{ player: 'Bob', position: 3, status: 'DSQ' },
+		]);
+	});
+
+	it('reads times as m:ss.fff, h:mm:ss.fff and seconds with a decimal point; bare integers stay in the name', () => {
+		expect(
+			entriesOf(lines('1. Alice 1:23.456', '2. Bob 83.5', '3. Carol 1:02:03.5', '4. Max 33', '5. Eve 2:05')),
+		).toEqual([
+			{ player: 'Alice', position: 1, time: 83.456, status: 'finished' },
+			{ player: 'Bob', position: 2, time: 83.5, status: 'finished' },
+			{ player: 'Carol', position: 3, time: 3723.5, status: 'finished' },
+			{ player: 'Max 33', position: 4, status: 'finished' },
+			{ player: 'Eve', position: 5, time: 125, status: 'finished' },
+		]);
+	});
+
+	it('reads statuses in any case and their aliases: RET and retired are DNF, DQ is DSQ', () => {
+		const entries = entriesOf(
+			lines('Alice', 'Bob dnf', 'Carol Ret', 'Dave RETIRED', 'Eve dns', 'Finn dq', 'Gus DSQ', 'Hal DNF'),
+		);
+		expect(entries.map((e) => [e.player, e.status, e.position])).toEqual([
+			['Alice', 'finished', 1],
+			['Bob', 'DNF', 2],
+			['Carol', 'DNF', 3],
+			['Dave', 'DNF', 4],
+			['Eve', 'DNS', 5],
+			['Finn', 'DSQ', 6],
+			['Gus', 'DSQ', 7],
+			['Hal', 'DNF', 8],
+		]);
+	});
+
+	it('takes time and status in either order after the name, and keeps a DNF time', () => {
+		expect(entriesOf(lines('1. Alice 1:00.5', '2. Bob DNF 1:10.25', 'Carol 1:20.0 DNF'))).toEqual([
+			{ player: 'Alice', position: 1, time: 60.5, status: 'finished' },
+			{ player: 'Bob', position: 2, time: 70.25, status: 'DNF' },
+			{ player: 'Carol', position: 3, time: 80, status: 'DNF' },
+		]);
+	});
+
+	it('places DNF, DNS and DSQ after the finishers in the order given, ignoring their numbers', () => {
+		expect(entriesOf(lines('Zed DNS', '1. Alice', '9. Yan DNF', '2. Bob', 'Xia DSQ', '3. Carol'))).toEqual([
+			{ player: 'Alice', position: 1, status: 'finished' },
+			{ player: 'Bob', position: 2, status: 'finished' },
+			{ player: 'Carol', position: 3, status: 'finished' },
+			{ player: 'Zed', position: 4, status: 'DNS' },
+			{ player: 'Yan', position: 5, status: 'DNF' },
+			{ player: 'Xia', position: 6, status: 'DSQ' },
+		]);
+	});
+
+	it('accepts a race of DNF only (someone to rate)', () => {
+		expect(entriesOf(lines('Alice DNF', 'Bob DNS'))).toEqual([
+			{ player: 'Alice', position: 1, status: 'DNF' },
+			{ player: 'Bob', position: 2, status: 'DNS' },
+		]);
+	});
+
+	it('keeps names with spaces, unicode and emoji; collapses whitespace and tabs; NFC-normalises', () => {
+		expect(
+			entriesOf(
+				lines('1.\tJean  Luc\t1:00.0', '2.  Zoe\u0308 ', '3. 李小龍', '4. 🏎️ Speed 👨‍👩‍👧', '5.\u00a0Ana\u3000Maria'),
+			).map((e) => e.player),
+		).toEqual(['Jean Luc', 'Zoë', '李小龍', '🏎️ Speed 👨‍👩‍👧', 'Ana Maria']);
+	});
+
+	it('accepts hostile-looking names as plain names', () => {
+		const names = ['@everyone', '<@123>', '**bold**', '`code`', '||spoiler||', '<#42>', '<@&7>', '> quote', '~~x~~'];
+		expect(entriesOf(names.map((name) => `- ${name}`).join('\n')).map((e) => e.player)).toEqual(
+			names.map((name) => `- ${name}`),
+		);
+		expect(entriesOf(names.join('\n')).map((e) => e.player)).toEqual(names);
+	});
+
+	it('reads quoted names, so a name may look like a time, a status or a number', () => {
+		expect(entriesOf(lines('1. "Max 4.5" 1:00.0', '2. "DNF"', '3. "Bob ""The Rocket""" DNF', '"42" DSQ'))).toEqual([
+			{ player: 'Max 4.5', position: 1, time: 60, status: 'finished' },
+			{ player: 'DNF', position: 2, status: 'finished' },
+			{ player: 'Bob "The Rocket"', position: 3, status: 'DNF' },
+			{ player: '42', position: 4, status: 'DSQ' },
+		]);
+	});
+
+	it('skips blank lines, reads CRLF, CR and a BOM, and keeps line numbers of the input', () => {
+		expect(entriesOf('\uFEFF\r\n1. Alice\r\n\r\n2. Bob\r3. Carol\n')).toHaveLength(3);
+		expect(errorsOf('\uFEFF\r\n1. Alice\r\n\r\n2. Bob\r5. Carol\n')).toEqual([
+			'5: position 5 is impossible here: only 2 racers are listed above, so expected at most 3',
+		]);
+	});
+
+	it('strips the fences of a pasted code block, with or without a language word, keeping line numbers', () => {
+		expect(entriesOf(lines('```', '1. Alice', '2. Bob', '```'))).toHaveLength(2);
+		expect(entriesOf(lines('', '```text', '1. Alice', '2. Bob```', ''))).toHaveLength(2);
+		expect(entriesOf('```1. Alice```')).toEqual([{ player: 'Alice', position: 1, status: 'finished' }]);
+		expect(errorsOf(lines('```', '1. Alice', '3. Bob', '```'))).toEqual([
+			'3: position 3 is impossible here: only 1 racer is listed above, so expected at most 2',
+		]);
+	});
+
+	it('reports the format it read', () => {
+		expect(ok('Alice').format).toBe('text');
+		expect(ok('player,position\nAlice,1').format).toBe('csv');
+	});
+});
+
+describe('parseScoreboard: CSV', () => {
+	it('reads player,position with optional time and status, columns in any order, quoted names', () => {
+		expect(
+			entriesOf(
+				lines(
+					'Status,Player,Time,Position',
+					',Alice,83.456,1',
+					',"Bob, Jr",1:24,2',
+					',Carol,83,2',
+					'retired,Dave,,',
+					'DQ,Eve,,9',
+					'dns,Finn,,',
+				),
+			),
+		).toEqual([
+			{ player: 'Alice', position: 1, time: 83.456, status: 'finished' },
+			{ player: 'Bob, Jr', position: 2, time: 84, status: 'finished' },
+			{ player: 'Carol', position: 2, time: 83, status: 'finished' },
+			{ player: 'Dave', position: 4, status: 'DNF' },
+			{ player: 'Eve', position: 5, status: 'DSQ' },
+			{ player: 'Finn', position: 6, status: 'DNS' },
+		]);
+	});
+
+	it('reads empty positions as the order given, skips empty rows, strips code fences', () => {
+		expect(entriesOf(lines('```csv', 'player,position', 'Alice,', ',', 'Bob,', '```'))).toEqual([
+			{ player: 'Alice', position: 1, status: 'finished' },
+			{ player: 'Bob', position: 2, status: 'finished' },
+		]);
+	});
+
+	it('applies the same ranking checks as text', () => {
+		expect(errorsOf(lines('player,position', 'Alice,1', 'Bob,3', 'Carol,', 'alice,2'))).toEqual([
+			'3: position 3 is impossible here: only 1 racer is listed above, so expected at most 2',
+			'4: expected a position number, as line 2 has one: number every finisher or none',
+			'5: "alice" is entered twice: on line 2 as "Alice" and here (names ignore case)',
+		]);
+	});
+});
+
+describe('parseScoreboard: every bad input, with its line and message', () => {
+	it.each<[string, string, string[]]>([
+		['empty input', '', ['1: the scoreboard is empty: expected one racer per line, like "1. Alice 1:23.456"']],
+		[
+			'only blank lines',
+			'\n  \n\t\n',
+			['1: the scoreboard is empty: expected one racer per line, like "1. Alice 1:23.456"'],
+		],
+		[
+			'only code fences',
+			'```\n```',
+			['1: the scoreboard is empty: expected one racer per line, like "1. Alice 1:23.456"'],
+		],
+		[
+			'a code fence in the middle',
+			lines('```', '1. Alice', '```', '```', '2. Bob', '```'),
+			[
+				'3: unexpected code fence ```: paste a single block; only its opening and closing fences are removed',
+				'4: unexpected code fence ```: paste a single block; only its opening and closing fences are removed',
+			],
+		],
+		[
+			'a control character',
+			lines('1. Alice', '2. Bo\u0007b'),
+			['2: the line contains the character U+0007: control and invisible formatting characters are not allowed'],
+		],
+		[
+			'an invisible formatting character (bidi override)',
+			'Ali\u202Ece',
+			['1: the line contains the character U+202E: control and invisible formatting characters are not allowed'],
+		],
+		[
+			'a zero-width space',
+			'Al\u200Bice',
+			['1: the line contains the character U+200B: control and invisible formatting characters are not allowed'],
+		],
+		[
+			'a position without a name',
+			lines('1. Alice', '2.'),
+			['2: expected a player name after position "2." (put a name made of digits in quotes: "42")'],
+		],
+		[
+			'a status without a name',
+			lines('Alice', 'DNF'),
+			['2: expected a player name before "DNF" (put a name that looks like a time or a status in quotes: "DNF")'],
+		],
+		[
+			'a time without a name',
+			'1. 1:23.456',
+			[
+				'1: expected a player name before "1:23.456" (put a name that looks like a time or a status in quotes: "1:23.456")',
+			],
+		],
+		[
+			'a gap instead of a time',
+			lines('1. Alice 1:23.456', '2. Bob +1.234'),
+			[
+				'2: "+1.234" is a gap to the leader, not a finish time: give the racer\'s own time (like 1:24.690) or leave the time out',
+			],
+		],
+		[
+			'a gap in laps',
+			'2. Bob +1 lap',
+			[
+				'1: "+1" is a gap to the leader, not a finish time: give the racer\'s own time (like 1:24.690) or leave the time out',
+			],
+		],
+		[
+			'an invalid time (seconds ≥ 60)',
+			'Alice 1:75.0',
+			['1: "1:75.0" is not a valid time: expected m:ss.fff, h:mm:ss.fff or seconds with a decimal point (83.456)'],
+		],
+		[
+			'an invalid time (one-digit seconds)',
+			'Alice 1:5.0',
+			['1: "1:5.0" is not a valid time: expected m:ss.fff, h:mm:ss.fff or seconds with a decimal point (83.456)'],
+		],
+		['a zero time', 'Alice 0.000', ['1: the time "0.000" is too short: expected at least 0.001 seconds']],
+		[
+			'a time of 100 hours',
+			'Alice 100:00:00.0',
+			['1: the time "100:00:00.0" is 100 hours or more: expected a finish time'],
+		],
+		['two times', 'Alice 1:00.0 1:01.0', ['1: two times, "1:00.0" and "1:01.0": expected at most one']],
+		['two statuses', 'Alice DNF DSQ', ['1: two statuses, "DNF" and "DSQ": expected at most one']],
+		[
+			'a time before more text',
+			'1. Alice 1:23.456 fastest lap',
+			[
+				'1: "1:23.456" looks like a time but "fastest lap" follows it: expected the name first, then the time and the status (put a name that contains one in quotes)',
+			],
+		],
+		[
+			'a status before more text',
+			'Carol DNF lap 3',
+			[
+				'1: "DNF" looks like a status but "lap 3" follows it: expected the name first, then the time and the status (put a name that contains one in quotes)',
+			],
+		],
+		[
+			'an unterminated quoted name',
+			'1. "Alice 1:00.0',
+			['1: unterminated quoted name: expected a closing " after the name (write "" for a quote inside it)'],
+		],
+		['text glued to a quoted name', '"Alice"x', ['1: expected a space after the quoted name "Alice", found "x"']],
+		[
+			'a word after a quoted name',
+			'"Alice" Smith DNF',
+			['1: unexpected "Smith" after the quoted name "Alice": expected a time, a status or nothing'],
+		],
+		['an empty quoted name', '1. ""', ['1: expected a player name']],
+		[
+			'a name longer than 32 characters',
+			`1. ${'x'.repeat(33)}`,
+			[`1: the name "${'x'.repeat(33)}" is 33 characters long: at most 32`],
+		],
+		[
+			'a name entered twice, ignoring case',
+			lines('1. Alice', '2. Bob', '3. ALICE DNF'),
+			['3: "ALICE" is entered twice: on line 1 as "Alice" and here (names ignore case)'],
+		],
+		[
+			'a name entered twice, same spelling',
+			lines('Alice', 'Alice'),
+			['2: "Alice" is entered twice: on line 1 and here (names ignore case)'],
+		],
+		[
+			'a numbered scoreboard with an unnumbered finisher',
+			lines('1. Alice', 'Bob', '2. Carol'),
+			['2: expected a position number, as line 1 has one: number every finisher or none'],
+		],
+		[
+			'an unnumbered scoreboard with a numbered finisher',
+			lines('Alice', '2. Bob'),
+			[
+				'2: unexpected position 2: line 1 has none, so number every finisher or none (without numbers the order of the lines is the finishing order)',
+			],
+		],
+		['position 0', lines('0. Alice'), ['1: position 0 is impossible: positions start at 1']],
+		[
+			'positions going backwards',
+			lines('1. Alice', '2. Bob', '1. Carol'),
+			['3: position 1 comes after position 2 on line 2: expected the racers in finishing order'],
+		],
+		[
+			'a first position other than 1',
+			'2. Alice',
+			['1: position 2 is impossible here: no racer is listed above, so expected at most 1'],
+		],
+		[
+			'an impossible skip',
+			lines('1. Alice', '2. Bob', '5. Carol'),
+			['3: position 5 is impossible here: only 2 racers are listed above, so expected at most 3'],
+		],
+		[
+			'a tie followed by an impossible skip',
+			lines('1. Alice', '1. Bob', '4. Carol'),
+			['3: position 4 is impossible here: only 2 racers are listed above, so expected at most 3'],
+		],
+		[
+			'nobody to rate',
+			lines('', 'Alice DNS', 'Bob DSQ'),
+			['2: no racer to rate: every racer is DNS or DSQ; expected at least one finisher or DNF'],
+		],
+	])('%s', (_name, text, expected) => {
+		expect(errorsOf(text)).toEqual(expected);
+	});
+
+	it('rejects a line longer than 200 characters, naming its length', () => {
+		const long = `1. Alice ${'x'.repeat(200)}`;
+		expect(errorsOf(lines('1. Bob', long))).toEqual([
+			'2: the line is 209 characters long: at most 200 (one racer per line)',
+		]);
+		// 200 characters (here emoji: code points, not UTF-16 units) is fine as a line, but the name is then too long.
+		expect(errorsOf(`${'🏎'.repeat(200)}`)).toEqual([
+			`1: the name "${'🏎'.repeat(200)}" is 200 characters long: at most 32`,
+		]);
+	});
+
+	it('rejects more than 200 racers at the 201st', () => {
+		const board = Array.from({ length: 205 }, (_, i) => `${i + 1}. P${i}x`).join('\n');
+		expect(errorsOf(`\n${board}`)).toEqual(['202: too many racers: a race holds at most 200, and this is racer 201']);
+		expect(entriesOf(board.split('\n').slice(0, 200).join('\n'))).toHaveLength(200);
+	});
+
+	it('rejects input over 64 KiB, counted in UTF-8 bytes', () => {
+		const atLimit = 'é'.repeat(SCOREBOARD_LIMITS.maxBytes / 2); // 2 bytes each: exactly 64 KiB
+		expect(errorsOf(atLimit)).not.toContain(expect.stringContaining('bytes'));
+		expect(errorsOf(`${atLimit}x`)).toEqual([
+			'1: the scoreboard is 65537 bytes: at most 65536 (64 KiB); submit one race at a time',
+		]);
+	});
+
+	it('reports at most 10 errors, in line order, and counts the others', () => {
+		const result = parseScoreboard(Array.from({ length: 14 }, (_, i) => `Racer${i} 1:99.0`).join('\n'));
+		expect(result.ok).toBe(false);
+		const { errors, omitted } = result as Extract<ScoreboardResult, { ok: false }>;
+		expect(errors.map((error) => error.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+		expect(omitted).toBe(4);
+	});
+
+	it('collects every error of a scoreboard, not just the first', () => {
+		expect(errorsOf(lines('1. Alice', '2. Bob 1:75.0', 'Carol', '2. alice', '7. Dave'))).toEqual([
+			'2: "1:75.0" is not a valid time: expected m:ss.fff, h:mm:ss.fff or seconds with a decimal point (83.456)',
+			'3: expected a position number, as line 1 has one: number every finisher or none',
+			'4: "alice" is entered twice: on line 1 as "Alice" and here (names ignore case)',
+			'5: position 7 is impossible here: only 4 racers are listed above, so expected at most 5',
+		]);
+	});
+});
+
+describe('parseScoreboard: bad CSV', () => {
+	it.each<[string, string, string[]]>([
+		[
+			'a history CSV',
+			lines('race,date,player,position', 'R1,2024-01-01,Alice,1'),
+			[
+				'1: this looks like a league history (race and date columns): /race submit takes one race with the columns player, position, time, status; import a history with /league import',
+			],
+		],
+		[
+			'an unknown column',
+			lines('player,position,team', 'Alice,1,Red'),
+			['1: unknown column "team": expected the columns player, position, time, status'],
+		],
+		['a duplicate column', lines('player,position,Player', 'Alice,1,A'), ['1: the column "player" appears twice']],
+		[
+			'no position column',
+			lines('player,time', 'Alice,1:00.0'),
+			['1: the header has no "position" column: expected player,position (and optionally time,status)'],
+		],
+		[
+			'a header and no racers',
+			lines('', 'player,position', ',', ''),
+			['2: the CSV has a header but no racers: expected one row per racer below it'],
+		],
+		['a broken quote', lines('player,position', '"Alice,1'), ['2: CSV: unterminated quoted field']],
+		[
+			'a row with too few fields',
+			lines('player,position,time', 'Alice,1'),
+			['2: expected 3 fields as in the header (player,position,time), found 2'],
+		],
+		[
+			'a position that is not a whole number',
+			lines('player,position', 'Alice,1st'),
+			['2: position must be a whole number (or empty for the order given), got "1st"'],
+		],
+		[
+			'an invalid time',
+			lines('player,position,time', 'Alice,1,1:2:3'),
+			['2: time must be seconds, m:ss.fff or h:mm:ss.fff, got "1:2:3"'],
+		],
+		[
+			'a gap as time',
+			lines('player,position,time', 'Alice,1,+0.5'),
+			[
+				'2: "+0.5" is a gap to the leader, not a finish time: give the racer\'s own time (like 1:24.690) or leave the time out',
+			],
+		],
+		[
+			'an unknown status',
+			lines('player,position,status', 'Alice,1,crashed'),
+			['2: status must be empty, DNF, DNS or DSQ (or RET, retired, DQ), got "crashed"'],
+		],
+		['an empty name', lines('player,position', ' ,1'), ['2: expected a player name']],
+		[
+			'a name with a newline',
+			lines('player,position', '"Al\nice",1'),
+			['2: the name contains the character U+000A: control and invisible formatting characters are not allowed'],
+		],
+	])('%s', (_name, text, expected) => {
+		expect(errorsOf(text)).toEqual(expected);
+	});
+
+	it('reads a first line of words without "player" as text, not CSV', () => {
+		expect(entriesOf('Alice, the Great')).toEqual([{ player: 'Alice, the Great', position: 1, status: 'finished' }]);
+	});
+});
+
+describe('parseScoreboard: warnings', () => {
+	it('flags a finisher faster than someone placed ahead (ties are not ahead)', () => {
+		expect(ok(lines('1. Alice 1:20.0', '1. Bob 1:10.0', '3. Carol 1:15.0', '4. Dave 1:30.0')).warnings).toEqual([
+			"line 3: Carol's time 1:15.0 is faster than 1:20.0 of Alice (line 1), who is placed ahead: check the order",
+		]);
+	});
+
+	it('flags new names near a known player as possible typos, including a case difference', () => {
+		const known = ['Alice', 'Bob', 'Carol'];
+		expect(ok(lines('Alcie', 'bob', 'Carol', 'Zed'), { knownPlayers: known }).warnings).toEqual([
+			'line 1: "Alcie" is not a known player; did you mean "Alice"?',
+			'line 2: "bob" is not a known player; did you mean "Bob"?',
+		]);
+	});
+});
+
+describe('formatScoreboard', () => {
+	it('writes numbered lines, finishers first, quoting names that would be misread', () => {
+		const entries: RaceEntry[] = [
+			{ player: 'Eve', position: 4, status: 'DNS' },
+			{ player: 'Alice', position: 1, time: 83.456, status: 'finished' },
+			{ player: 'Max 4.5', position: 1, time: 3723.5, status: 'finished' },
+			{ player: '"Q" Bert', position: 3, time: 7.25, status: 'DNF' },
+		];
+		expect(formatScoreboard(entries)).toBe(
+			'1. Alice 1:23.456\n1. "Max 4.5" 1:02:03.5\n3. """Q"" Bert" 7.25 DNF\n4. Eve DNS\n',
+		);
+		expect(entriesOf(formatScoreboard(entries))).toEqual([entries[1], entries[2], entries[3], entries[0]]);
+	});
+
+	it('formats any time in range so that it reads back to exactly the same number', () => {
+		fc.assert(
+			fc.property(
+				fc.double({ min: SCOREBOARD_LIMITS.minTime, max: SCOREBOARD_LIMITS.maxTime, maxExcluded: true, noNaN: true }),
+				(time) => {
+					expect(entriesOf(`Alice ${formatTime(time)}`)[0]!.time).toBe(time);
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Properties
+
+/** What any accepted scoreboard satisfies. */
+function checkInvariants(entries: readonly RaceEntry[]): void {
+	const keys = entries.map((entry) => entry.player.toLowerCase());
+	expect(new Set(keys).size).toBe(keys.length);
+	const finishers = entries.filter((entry) => entry.status === 'finished');
+	const others = entries.filter((entry) => entry.status !== 'finished');
+	expect(entries).toEqual([...finishers, ...others]);
+	finishers.forEach((entry, i) => {
+		expect(entry.position).toBeGreaterThanOrEqual(1);
+		if (i === 0) expect(entry.position).toBe(1);
+		else {
+			const previous = finishers[i - 1]!.position;
+			// Standard competition ranking: a tie repeats the place, otherwise the place is 1 + finishers above.
+			expect([previous, i + 1]).toContain(entry.position);
+		}
+	});
+	expect(others.map((entry) => entry.position)).toEqual(others.map((_, i) => finishers.length + i + 1));
+	expect(entries.some((entry) => entry.status === 'finished' || entry.status === 'DNF')).toBe(true);
+	for (const entry of entries) {
+		expect([...entry.player].length).toBeLessThanOrEqual(32);
+		expect(entry.player).toBe(entry.player.trim());
+		expect(entry.player).not.toMatch(/\s\s|[\t\n\r]/u);
+	}
+}
+
+/** A word of a name that can never be read as a position, time, status or gap. */
+const word = fc.constantFrom(
+	'Alice',
+	'bob',
+	'Zoë',
+	'李',
+	'🏎️',
+	'👨‍👩‍👧',
+	'@everyone',
+	'<@123>',
+	'**x**',
+	'`y`',
+	'||s||',
+	'Jr.',
+	'x2',
+	'R2.D2',
+	"O'Neil",
+	'née',
+	'>q',
+	'a"b',
+);
+const nameArb = fc
+	.array(word, { minLength: 1, maxLength: 4 })
+	.map((words) => words.join(' '))
+	.filter((name) => [...name].length <= 32);
+/** Characters for quoted names: anything printable, including what would be misread unquoted. */
+const quotedNameArb = fc
+	.string({
+		unit: fc.constantFrom('a', 'Z', ' ', '"', '1', ':', '.', '+', '#', 'é', '🏁', 'D', 'N', 'F', '\t'),
+		minLength: 1,
+		maxLength: 20,
+	})
+	.map((raw) => ({ raw, name: raw.replace(/\s+/gu, ' ').trim() }))
+	.filter(({ name }) => name !== '');
+
+const timeArb = fc.integer({ min: 1, max: 359_999_999 }).map((ms) => {
+	const s = ms / 1000;
+	const forms = [s.toFixed(3)];
+	const sec = ((ms % 60000) / 1000).toFixed(3).padStart(6, '0');
+	if (ms >= 60_000 && ms < 3_600_000) forms.push(`${Math.floor(ms / 60000)}:${sec}`);
+	if (ms >= 3_600_000) {
+		forms.push(`${Math.floor(ms / 3_600_000)}:${String(Math.floor(ms / 60000) % 60).padStart(2, '0')}:${sec}`);
+	}
+	return { ms, forms };
+});
+const statusArb = fc.constantFrom(
+	['DNF', 'DNF'],
+	['dnf', 'DNF'],
+	['Ret', 'DNF'],
+	['retired', 'DNF'],
+	['DNS', 'DNS'],
+	['dns', 'DNS'],
+	['DSQ', 'DSQ'],
+	['dq', 'DSQ'],
+) as fc.Arbitrary<[string, 'DNF' | 'DNS' | 'DSQ']>;
+
+const racerArb = fc.record({
+	name: fc.oneof(
+		nameArb.map((name) => ({ text: name, name })),
+		nameArb.map((name) => ({ text: `"${name.replaceAll('"', '""')}"`, name })),
+		quotedNameArb.map(({ raw, name }) => ({ text: `"${raw.replaceAll('"', '""')}"`, name })),
+	),
+	time: fc.option(timeArb, { nil: undefined }),
+	timeForm: fc.nat(),
+	status: fc.option(statusArb, { freq: 3, nil: undefined }),
+	statusFirst: fc.boolean(),
+	tie: fc.boolean(),
+	space: fc.constantFrom(' ', '  ', '\t', ' \t '),
+});
+
+const boardArb = fc.record({
+	racers: fc.uniqueArray(racerArb, { minLength: 1, maxLength: 25, selector: (racer) => racer.name.name.toLowerCase() }),
+	style: fc.constantFrom('none', '1.', '1)', '1', '#1', 'P1'),
+	dense: fc.boolean(),
+	fence: fc.boolean(),
+	eol: fc.constantFrom('\n', '\r\n'),
+	blank: fc.nat({ max: 3 }),
+});
+
+describe('parseScoreboard: properties', () => {
+	it('reads any well-formed board to the entries it describes', () => {
+		fc.assert(
+			fc.property(boardArb, (board) => {
+				const racers = board.racers.some((racer) => racer.status === undefined || racer.status[1] === 'DNF')
+					? board.racers
+					: [{ ...board.racers[0]!, status: undefined }, ...board.racers.slice(1)];
+				const textLines: string[] = [];
+				const finishers: RaceEntry[] = [];
+				const others: RaceEntry[] = [];
+				let given = 0;
+				let standard = 0;
+				let finisherCount = 0;
+				for (const racer of racers) {
+					const finished = racer.status === undefined;
+					let number: number | undefined;
+					if (finished) {
+						finisherCount++;
+						const tie = board.style !== 'none' && finisherCount > 1 && racer.tie;
+						if (!tie) {
+							given = board.dense ? given + 1 : finisherCount;
+							standard = finisherCount;
+						}
+						number = given;
+					}
+					const prefix =
+						board.style === 'none' || number === undefined
+							? ''
+							: `${board.style.replace('1', String(number))}${racer.space}`;
+					const time = racer.time === undefined ? [] : [racer.time.forms[racer.timeForm % racer.time.forms.length]!];
+					const status = racer.status === undefined ? [] : [racer.status[0]];
+					const tail = racer.statusFirst ? [...status, ...time] : [...time, ...status];
+					textLines.push(`${racer.space}${prefix}${[racer.name.text, ...tail].join(racer.space)}`);
+					const entry: RaceEntry = {
+						player: racer.name.name,
+						position: finished ? (board.style === 'none' ? finisherCount : standard) : 0,
+						...(racer.time !== undefined && { time: racer.time.ms / 1000 }),
+						status: racer.status?.[1] ?? 'finished',
+					};
+					(finished ? finishers : others).push(entry);
+				}
+				const expected = [
+					...finishers,
+					...others.map((entry, i) => ({ ...entry, position: finishers.length + i + 1 })),
+				];
+				const body = [...Array<string>(board.blank).fill(''), ...textLines];
+				const text = (board.fence ? ['```', ...body, '```'] : body).join(board.eol);
+				const result = parseScoreboard(text);
+				if (!result.ok) throw new Error(`${JSON.stringify(text)}: ${JSON.stringify(result.errors)}`);
+				// Times: the text carries milliseconds; parsing m:ss.fff may differ from ms/1000 in the last bit.
+				const withoutTime = ({ player, position, status }: RaceEntry): unknown => ({ player, position, status });
+				expect(result.entries.map(withoutTime)).toEqual(expected.map(withoutTime));
+				result.entries.forEach((entry, i) => {
+					const want = expected[i]!.time;
+					if (want === undefined) expect(entry.time).toBeUndefined();
+					else expect(Math.abs(entry.time! - want)).toBeLessThanOrEqual(want * 1e-15);
+				});
+				checkInvariants(result.entries);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	/** Lines of tokens from every category the parser knows, glued at random: mostly invalid, sometimes valid. */
+	const soupToken = fc.constantFrom(
+		'1.',
+		'2.',
+		'2)',
+		'#3',
+		'P1',
+		'3',
+		'0.',
+		'1',
+		'Alice',
+		'alice',
+		'Bob',
+		'Zoë',
+		'🏎️',
+		'DNF',
+		'dns',
+		'DQ',
+		'Ret',
+		'1:23.456',
+		'83.5',
+		'1:75.0',
+		'0.000',
+		'+1.234',
+		'"',
+		'"Max 4.5"',
+		'```',
+		'player,position',
+		',',
+		'\t',
+		'  ',
+		'@everyone',
+		'||x||',
+		'\u0007',
+		'\u200B',
+		'x'.repeat(40),
+	);
+	/** A line that is mostly well formed: position, name words, time, status, each maybe. */
+	const grammarLine = fc
+		.tuple(
+			fc.option(fc.constantFrom('1.', '2.', '2)', '#3', 'P1', '3', '1'), { nil: undefined }),
+			fc.array(
+				fc.oneof(
+					fc.constantFrom('Alice', 'Bob', 'Zoë', '🏎️', '@everyone', '**x**', '"Max 4.5"'),
+					fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'é', 'Z'), minLength: 1, maxLength: 6 }),
+				),
+				{ minLength: 1, maxLength: 2 },
+			),
+			fc.option(fc.constantFrom('1:23.456', '83.5', '1:02:03.5', '59.999'), { nil: undefined }),
+			fc.option(fc.constantFrom('DNF', 'dns', 'DQ', 'Ret', 'retired'), { freq: 3, nil: undefined }),
+		)
+		.map(([position, words, time, status]) =>
+			[position, ...words, time, status].filter((t) => t !== undefined).join(' '),
+		);
+	const soupLine = fc.array(soupToken, { maxLength: 5 }).map((tokens) => tokens.join(' '));
+	const soupArb = fc
+		.array(fc.oneof({ weight: 6, arbitrary: grammarLine }, { weight: 1, arbitrary: soupLine }), { maxLength: 12 })
+		.map((rows) => rows.join('\n'));
+
+	it('never throws; accepted boards keep the invariants and round-trip through formatScoreboard', () => {
+		let accepted = 0;
+		fc.assert(
+			fc.property(soupArb, (text) => {
+				const result = parseScoreboard(text);
+				if (!result.ok) {
+					expect(result.errors.length).toBeGreaterThan(0);
+					expect(result.errors.length).toBeLessThanOrEqual(SCOREBOARD_LIMITS.maxErrors);
+					const lineCount = text.split('\n').length;
+					for (const error of result.errors) {
+						expect(error.line).toBeGreaterThanOrEqual(1);
+						expect(error.line).toBeLessThanOrEqual(lineCount);
+					}
+					return;
+				}
+				accepted++;
+				checkInvariants(result.entries);
+				const again = parseScoreboard(formatScoreboard(result.entries));
+				expect(again.ok && again.format).toBe('text');
+				expect(again.ok && again.entries).toEqual(result.entries);
+			}),
+			{ numRuns: 200 },
+		);
+		expect(accepted).toBeGreaterThan(20); // about a third of these boards are valid
+	});
+
+	it('round-trips every well-formed board through formatScoreboard exactly', () => {
+		fc.assert(
+			fc.property(boardArb, (board) => {
+				const text = board.racers
+					.map((racer, i) => `${racer.name.text}${i === 0 || racer.status === undefined ? '' : ` ${racer.status[0]}`}`)
+					.join('\n');
+				const first = parseScoreboard(text);
+				expect(first.ok).toBe(true);
+				if (!first.ok) return;
+				const again = parseScoreboard(formatScoreboard(first.entries));
+				expect(again.ok && again.entries).toEqual(first.entries);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+});
