@@ -46,6 +46,11 @@ export interface FieldModel {
 	grid(places: number): Grid;
 	/** Fill logWeight, shift, div at node t; return L = Σ_j log(1 - b_j(t)). */
 	fillWinTerms(t: number, logWeight: Float64Array, shift: Float64Array, div: Float64Array): number;
+	/**
+	 * Optional dedicated P(win) quadrature at step h (normal model): p[i] = P(win) of racer i, before the ΣP = 1
+	 * check. Without it the engine sums fillWinTerms over the grid(1) nodes.
+	 */
+	win?(h: number, p: Float64Array): void;
 	fillBeat(t: number, out: Float64Array): void;
 	fillLogWeight(t: number, out: Float64Array): void;
 }
@@ -261,7 +266,6 @@ function normalModel(field: readonly Performance[]): FieldModel {
 	const n = field.length;
 	const off = new Float64Array(n);
 	const sc = new Float64Array(n);
-	const logSc = new Float64Array(n);
 	let sdMin = Infinity;
 	let meanSum = 0;
 	for (let j = 0; j < n; j++) {
@@ -276,17 +280,34 @@ function normalModel(field: readonly Performance[]): FieldModel {
 	const c = meanSum / n;
 	const lows = new Float64Array(n);
 	let hi = -Infinity;
+	let lowMin = Infinity;
+	// The largest two values of m - 9σ (the P(win) lower end is the second largest), without sorting.
+	let low1 = -Infinity;
+	let low2 = -Infinity;
 	for (let j = 0; j < n; j++) {
 		const p = field[j] as { mean: number; sd: number };
 		off[j] = (c - p.mean) / p.sd;
 		sc[j] = sdMin / p.sd;
-		logSc[j] = Math.log(sc[j]!);
-		lows[j] = (p.mean - NORMAL_Z * p.sd - c) / sdMin;
+		const low = (p.mean - NORMAL_Z * p.sd - c) / sdMin;
+		lows[j] = low;
+		if (low < lowMin) lowMin = low;
+		if (low > low1) {
+			low2 = low1;
+			low1 = low;
+		} else if (low > low2) low2 = low;
 		hi = Math.max(hi, (p.mean + NORMAL_Z * p.sd - c) / sdMin);
 	}
-	lows.sort(); // ascending
-	if (hi - lows[0]! > 1e6)
-		throw new OddsInputError('normal field too spread out: (range of means)/(smallest sd) > 1e6');
+	if (hi - lowMin > 1e6) throw new OddsInputError('normal field too spread out: (range of means)/(smallest sd) > 1e6');
+	// Built on first use: the P(win) path needs neither (its model is built per call).
+	let sorted = false;
+	let logSc: Float64Array | undefined;
+	const logScale = (): Float64Array => {
+		if (!logSc) {
+			logSc = new Float64Array(n);
+			for (let j = 0; j < n; j++) logSc[j] = Math.log(sc[j]!);
+		}
+		return logSc;
+	};
 	return {
 		kind: 'normal-highest',
 		n,
@@ -297,8 +318,16 @@ function normalModel(field: readonly Performance[]): FieldModel {
 			const top3 = Math.min(0.25, 0.35 * maxWidth);
 			return places > 3 ? Math.min(top3, 0.8 / Math.sqrt(n)) : top3;
 		},
-		grid: (places) => ({ lo: places < n ? lows[n - 1 - places]! : lows[0]!, hi }),
+		grid: (places) => {
+			if (!sorted) {
+				lows.sort(); // ascending
+				sorted = true;
+			}
+			return { lo: places < n ? lows[n - 1 - places]! : lows[0]!, hi };
+		},
+		win: (h, p) => normalWin(off, sc, n, low2, h, p),
 		fillWinTerms: (t, logWeight, shift, div) => {
+			const logSc = logScale();
 			let logAcc = 0;
 			let prod = 1;
 			for (let j = 0; j < n; j++) {
@@ -337,12 +366,112 @@ function normalModel(field: readonly Performance[]): FieldModel {
 			for (let j = 0; j < n; j++) out[j] = normalUpperTail(off[j]! + sc[j]! * t);
 		},
 		fillLogWeight: (t, out) => {
+			const logSc = logScale();
 			for (let j = 0; j < n; j++) {
 				const z = off[j]! + sc[j]! * t;
 				out[j] = logSc[j]! - 0.5 * z * z - LOG_SQRT_2PI;
 			}
 		},
 	};
+}
+
+/** √(2/π): φ(z)/Φ(z) = √(2/π)/erfcx(u) with u = -z/√2. */
+const SQRT_2_OVER_PI = 0.7978845608028654;
+const INV_SQRT_2PI = 0.3989422804014327;
+/** Σ_j P(X_j above the top node) ≤ this: the tail error (ΣT)² stays below 1e-16 (normalWin). */
+const TOP_TAIL_SUM = 1e-8;
+/** Upper-tail nodes of racer i run up to z_i = 8.6 (the mass beyond, Φ(-8.6) = 4e-18, is dropped). */
+const TAIL_Z_END = 8.6;
+/** The descent stops once the remaining nodes hold less than this (in total over all racers). */
+const BOTTOM_TAIL = 1e-17;
+
+/** Scratch array of the normal P(win) loop, reused across calls (grown as needed). */
+let ratioScratch = new Float64Array(64);
+
+/**
+ * P(win) of the normal model at step h (t in units of σ_min, z_j = off_j + sc_j·t), p[i] before the ΣP = 1 check.
+ * The P(win) integrand of racer i is f_i = sc_i·φ(z_i)·Π_{j≠i} Φ(z_j) = E·r_i with E = Π_j Φ(z_j) and
+ * r_i = sc_i·φ(z_i)/Φ(z_i) (sc_i times the inverse Mills ratio), so a node costs one exp(L), L = log E, plus one
+ * rational function per racer (and one exp for racers above their mean).
+ * - Top: above t_top, every z_j ≥ z_top with n·Φ(-z_top) ≤ 1e-8, Π_{j≠i} Φ(z_j) = 1 - O(Σ_{j≠i} T_j) where
+ *   T_j = Φ(-z_j(t_top)), so the nodes above t_top contribute h·Σ sc_i·φ(z_i) (only for racers with z_i < 8.6
+ *   there) with a total error ≤ (Σ_j T_j)² ≤ 1e-16.
+ * - Bottom: nodes are summed downward from t_top. Each f_i is log-concave (a product of log-concave factors), with
+ *   d/dt log f_i = -sc_i·z_i + Σ_{j≠i} sc_j·λ(z_j) ≥ D := Σ_j sc_j·max(0, -z_j) - max_j sc_j·max(0, z_j), using
+ *   the inverse Mills ratio λ(z) ≥ max(0, -z). When D > 0 the nodes below t hold at most
+ *   h·Σ_i f_i(t)·q/(1 - q), q = e^{-D·h}; the descent stops once that is below 1e-17, and in any case at `lo`
+ *   (the grid(1) lower end).
+ */
+function normalWin(off: Float64Array, sc: Float64Array, n: number, lo: number, h: number, p: Float64Array): void {
+	if (ratioScratch.length < n) ratioScratch = new Float64Array(2 * n);
+	const r = ratioScratch;
+	// z_top with φ(z)/z ≤ φ(z) ≤ 1e-8/n (z ≥ 1), so Φ(-z_top) ≤ 1e-8/n.
+	const zTop = Math.max(1, Math.sqrt(2 * Math.log((n * INV_SQRT_2PI) / TOP_TAIL_SUM)));
+	let tTop = -Infinity;
+	for (let j = 0; j < n; j++) tTop = Math.max(tTop, (zTop - off[j]!) / sc[j]!);
+	p.fill(0, 0, n);
+	// Upper tail: Π_{j≠i} Φ(z_j) = 1 to 1e-8, the integrand is racer i's density.
+	for (let i = 0; i < n; i++) {
+		const s = sc[i]!;
+		const step = s * h;
+		const z0 = off[i]! + s * tTop;
+		let acc = 0;
+		for (let k = 1, z = z0 + step; z < TAIL_Z_END; k++, z = z0 + k * step) acc += Math.exp(-0.5 * z * z);
+		p[i] = s * INV_SQRT_2PI * acc;
+	}
+	for (let k = 0, t = tTop; t >= lo; k++, t = tTop - k * h) {
+		let logAcc = 0;
+		let prod = 1;
+		let rsum = 0;
+		let down = 0; // Σ sc_j·max(0, -z_j)
+		let up = 0; // max sc_j·max(0, z_j)
+		for (let j = 0; j < n; j++) {
+			const s = sc[j]!;
+			const z = off[j]! + s * t;
+			if (z > NORMAL_Z) {
+				// Φ(z) = 1 to 1.1e-19; r_j ≤ sc_j·φ(9) = 1e-18·sc_j, summing to < Φ(-9) over the nodes: dropped.
+				r[j] = 0;
+				if (s * z > up) up = s * z;
+				continue;
+			}
+			const u = -z * SQRT1_2;
+			let c: number;
+			let rj: number;
+			if (u > THRESH) {
+				// Φ(z) = e^{-u²}·erfcx(u)/2: the e^{-u²} goes to the log, erfcx(u)/2 ≥ 1e-7 for u ≤ 1e6 to the product.
+				const ex = erfcxLarge(u);
+				c = 0.5 * ex;
+				logAcc -= u * u;
+				rj = (s * SQRT_2_OVER_PI) / ex;
+				down -= s * z;
+			} else if (u >= -THRESH) {
+				c = 0.5 - 0.5 * erfSmall(u);
+				rj = (s * INV_SQRT_2PI * Math.exp(-0.5 * z * z)) / c;
+				if (z < 0) down -= s * z;
+				else if (s * z > up) up = s * z;
+			} else {
+				const e = Math.exp(-u * u);
+				c = 1 - 0.5 * e * erfcxLarge(-u);
+				rj = (s * INV_SQRT_2PI * e) / c;
+				if (s * z > up) up = s * z;
+			}
+			r[j] = rj;
+			rsum += rj;
+			prod *= c;
+			if (prod < PROD_LO) {
+				logAcc += Math.log(prod);
+				prod = 1;
+			}
+		}
+		const E = Math.exp(logAcc) * prod;
+		if (E > 0) for (let i = 0; i < n; i++) p[i] = p[i]! + E * r[i]!;
+		const d = down - up;
+		if (d > 0) {
+			const q = Math.exp(-d * h);
+			if (h * E * rsum * q < BOTTOM_TAIL * (1 - q)) break;
+		}
+	}
+	for (let i = 0; i < n; i++) p[i] = p[i]! * h;
 }
 
 /** Check that one field shares one kind and build its model. `field` must be non-empty. */

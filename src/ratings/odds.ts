@@ -61,6 +61,10 @@ function nodeCount(grid: Grid, h: number): number {
 function winByQuadrature(model: FieldModel, h: number): Float64Array {
 	const n = model.n;
 	const p = new Float64Array(n);
+	if (model.win) {
+		model.win(h, p);
+		return p;
+	}
 	const logWeight = new Float64Array(n);
 	const shift = new Float64Array(n);
 	const div = new Float64Array(n);

@@ -396,6 +396,27 @@ describe('quadrature step (accuracy study, docs/odds.md)', () => {
 		}
 	});
 
+	it('normal P(win) with the trimmed range (analytic top tail, log-concave bottom stop) matches the full grid at h/4', () => {
+		// The full-grid reference: column 1 of the place matrix, integrated over [min(m - 9σ), max(m + 9σ)].
+		const u = mulberry32(9090);
+		const structures: ((j: number) => Performance)[] = [
+			() => ({ kind: 'normal-highest', mean: 25 + 6 * (u() + u() + u() - 1.5), sd: Math.hypot(1 + 7.33 * u(), 25 / 6) }),
+			() => ({ kind: 'normal-highest', mean: 1500 + 150 * (u() - 0.5), sd: 60 + 400 * u() }),
+			// one wide racer far below a tight pack, and one far above
+			(j) => ({ kind: 'normal-highest', mean: j === 0 ? -40 : j === 1 ? 12 : u(), sd: j === 0 ? 8 : j === 1 ? 3 : 1 }),
+			() => ({ kind: 'normal-highest', mean: 30 * u(), sd: 0.5 + 5 * u() * u() }),
+		];
+		for (const make of structures) {
+			for (const n of [2, 7, 20, 60]) {
+				const field = Array.from({ length: n }, (_, j) => make(j));
+				const h = fieldModel(field).step(1);
+				const ref = positionDistributionWithStep(field, h / 4).map((row) => row[0]!);
+				expect(maxAbsDiff(winProbabilities(field), ref), `n=${n}`).toBeLessThan(TOL);
+				expect(maxAbsDiff(winProbabilitiesWithStep(field, h), ref), `n=${n}`).toBeLessThan(1e-13);
+			}
+		}
+	});
+
 	it('halving the chosen step changes the place matrix by < 1e-13 for equal fields of 60', () => {
 		for (const p of [
 			{ kind: 'exp-longest', rate: 1 },
