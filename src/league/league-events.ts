@@ -1,0 +1,75 @@
+import type { EntryStatus, ParamOverrides, RaceMode } from '../ratings/types.js';
+
+/**
+ * The events of a league's append-only log (the source of truth). Each event is stored once, under its sequence
+ * number; the league state (race-log.ts) and every rating (a replay of the confirmed races) are pure folds over them.
+ */
+
+export interface LeagueConfig {
+	readonly guildId: string;
+	readonly name: string;
+	/** The system shown by default (a key of the ratings registry). */
+	readonly headline: string;
+	/** Parameter overrides per system id, as `--param` takes them. */
+	readonly params: Readonly<Record<string, ParamOverrides>>;
+	/** `yearly`: every rating restarts at the first race of each calendar year (replay.ts). */
+	readonly reset?: 'yearly' | undefined;
+	/** Discord role id allowed to submit, void and edit. */
+	readonly organizerRole?: string | undefined;
+	/** Discord channel id where the ranking is posted. */
+	readonly rankingChannel?: string | undefined;
+	/** IANA time zone of the league's calendar (e.g. `Europe/Budapest`). */
+	readonly timezone: string;
+}
+
+/** One line of a submitted result. `player` is a name or alias (case-insensitive) or a player id `#n`. */
+export interface EntryInput {
+	readonly player: string;
+	readonly position: number;
+	readonly time?: number | undefined;
+	readonly status: EntryStatus;
+}
+
+export interface RaceInput {
+	readonly date?: string | undefined;
+	readonly mode?: RaceMode | undefined;
+	readonly entries: readonly EntryInput[];
+}
+
+/** Who wrote the event (Discord user id, or `cli`) and when (ISO timestamp, passed in: pure code has no clock). */
+export interface EventMeta {
+	readonly by: string;
+	readonly at: string;
+}
+
+export type LeagueEventBody =
+	| { readonly type: 'league-configured'; readonly config: LeagueConfig }
+	| { readonly type: 'race-submitted'; readonly race: RaceInput }
+	| { readonly type: 'race-voided'; readonly race: string; readonly reason: string }
+	| { readonly type: 'race-edited'; readonly race: string; readonly reason: string; readonly changes: RaceInput }
+	| { readonly type: 'player-renamed'; readonly player: string; readonly name: string }
+	| { readonly type: 'players-merged'; readonly from: string; readonly into: string }
+	| { readonly type: 'alias-added'; readonly player: string; readonly alias: string }
+	/** `user: null` unlinks. */
+	| { readonly type: 'player-linked'; readonly player: string; readonly user: string | null };
+
+export type LeagueEvent = EventMeta & LeagueEventBody;
+
+/** An event as services submit it: `at` defaults to the repository clock. */
+export type LeagueEventInput = LeagueEventBody & { readonly by: string; readonly at?: string | undefined };
+
+export type LeagueEventType = LeagueEvent['type'];
+
+export const leagueEventTypes: readonly LeagueEventType[] = [
+	'league-configured',
+	'race-submitted',
+	'race-voided',
+	'race-edited',
+	'player-renamed',
+	'players-merged',
+	'alias-added',
+	'player-linked',
+];
+
+/** An event as it sits in the log: `seq` is its position, 0-based and contiguous. */
+export type LoggedEvent = LeagueEvent & { readonly seq: number };

@@ -1,0 +1,97 @@
+import type { EntryInput, LeagueConfig, RaceInput } from './league-events.js';
+import { getSystem, isSystemId } from '../ratings/index.js';
+import type { PlayerInfo } from './race-log.js';
+import type { EntryStatus, RaceEntry } from '../ratings/types.js';
+
+/** Validation of race-log events: every refusal is a LeagueError whose message can be shown to the organizer. */
+
+export class LeagueError extends Error {
+	override readonly name = 'LeagueError';
+}
+
+const statuses: readonly EntryStatus[] = ['finished', 'DNF', 'DNS', 'DSQ'];
+const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** Names and aliases compare case-insensitively, after NFC normalisation and trimming. */
+export const nameKey = (name: string): string => name.normalize('NFC').trim().toLowerCase();
+
+export function validName(name: unknown, what: string): string {
+	if (typeof name !== 'string') throw new LeagueError(`${what} must be text`);
+	const trimmed = name.normalize('NFC').trim();
+	if (trimmed === '') throw new LeagueError(`${what} is empty`);
+	if (trimmed.length > 64) throw new LeagueError(`${what} "${trimmed.slice(0, 20)}…" is longer than 64 characters`);
+	if (trimmed.startsWith('#')) throw new LeagueError(`${what} "${trimmed}" may not start with # (ids do)`);
+	return trimmed;
+}
+
+/** A league configuration: a name, a known headline system, parameters every system accepts, a time zone. */
+export function checkConfig(config: LeagueConfig): void {
+	validName(config.name, 'league name');
+	if (typeof config.guildId !== 'string' || config.guildId === '') throw new LeagueError('a league needs a guild id');
+	if (!isSystemId(config.headline)) throw new LeagueError(`unknown headline system "${config.headline}"`);
+	if (typeof config.timezone !== 'string' || config.timezone === '')
+		throw new LeagueError('a league needs a time zone');
+	if (config.reset !== undefined && config.reset !== 'yearly') throw new LeagueError('reset must be yearly or absent');
+	for (const [system, overrides] of Object.entries(config.params ?? {})) {
+		try {
+			getSystem(system).params(overrides);
+		} catch (error) {
+			throw new LeagueError(`parameters of ${system}: ${(error as Error).message}`);
+		}
+	}
+}
+
+/**
+ * Resolve and check a race's entries: every player known (by id, name or alias) or new (a valid name, created with
+ * the next id), no player twice, integer positions ≥ 1, a known status, a finite non-negative time.
+ */
+export function planRaceContent(
+	input: RaceInput,
+	raceId: string,
+	resolve: (ref: string) => PlayerInfo | undefined,
+	playerCount: number,
+): { entries: RaceEntry[]; created: PlayerInfo[] } {
+	if (input.date !== undefined && !isoDate.test(input.date)) {
+		throw new LeagueError(`race ${raceId}: date "${input.date}" is not YYYY-MM-DD`);
+	}
+	if (input.mode !== undefined && input.mode !== 'tt' && input.mode !== 'items') {
+		throw new LeagueError(`race ${raceId}: mode must be tt or items`);
+	}
+	const list: readonly EntryInput[] = input.entries;
+	if (!Array.isArray(input.entries) || list.length === 0) throw new LeagueError(`race ${raceId} has no entries`);
+	const created: PlayerInfo[] = [];
+	const createdByName = new Map<string, PlayerInfo>();
+	const seen = new Set<string>();
+	const entries = list.map((entry): RaceEntry => {
+		if (typeof entry.player !== 'string') throw new LeagueError(`race ${raceId}: every entry needs a player name`);
+		const where = `race ${raceId}, ${entry.player}`;
+		if (!Number.isInteger(entry.position) || entry.position < 1)
+			throw new LeagueError(`${where}: position must be 1 or more`);
+		if (!statuses.includes(entry.status))
+			throw new LeagueError(`${where}: status must be one of ${statuses.join(', ')}`);
+		if (entry.time !== undefined && !(Number.isFinite(entry.time) && entry.time >= 0)) {
+			throw new LeagueError(`${where}: time must be a non-negative number of seconds`);
+		}
+		let id = resolve(entry.player)?.id ?? createdByName.get(nameKey(entry.player))?.id;
+		if (id === undefined) {
+			if (entry.player.trim().startsWith('#')) throw new LeagueError(`${where}: unknown player id`);
+			const player: PlayerInfo = {
+				id: `#${playerCount + created.length + 1}`,
+				name: validName(entry.player, 'player name'),
+				aliases: [],
+			};
+			created.push(player);
+			createdByName.set(nameKey(player.name), player);
+			id = player.id;
+		}
+		if (seen.has(id)) throw new LeagueError(`${where}: this player appears twice`);
+		seen.add(id);
+		return {
+			player: id,
+			position: entry.position,
+			status: entry.status,
+			...(entry.time !== undefined && { time: entry.time }),
+		};
+	});
+	return { entries, created };
+}

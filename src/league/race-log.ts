@@ -1,0 +1,360 @@
+import type { LeagueConfig, LeagueEvent, LoggedEvent } from './league-events.js';
+import { checkConfig, LeagueError, nameKey, planRaceContent, validName } from './race-log-checks.js';
+import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
+
+/**
+ * The league state as a pure fold over the race log: players (names, aliases, Discord links, merges) and races
+ * (entries by player id, status, edit history). No I/O. `check` validates an event against the current state
+ * without changing it (LeagueError with a message fit for the organizer); `apply` validates and applies it.
+ *
+ * Player ids are `#1`, `#2`, … in order of first appearance, so the same log always gives the same ids. Race ids are
+ * `R1`, `R2`, … in submission order. Ratings replay the confirmed races in log (submission) order.
+ */
+
+export { LeagueError };
+
+export interface PlayerInfo {
+	readonly id: string;
+	readonly name: string;
+	readonly aliases: readonly string[];
+	/** Linked Discord user id. */
+	readonly user?: string | undefined;
+	/** Set once this player was merged into another; the id then resolves to that player. */
+	readonly mergedInto?: string | undefined;
+}
+
+export interface RaceEdit {
+	readonly seq: number;
+	readonly kind: 'edited' | 'voided';
+	readonly by: string;
+	readonly at: string;
+	readonly reason: string;
+}
+
+export interface RaceRecord {
+	readonly id: string;
+	/** Log position of the race-submitted event: the race's place in rating order. */
+	readonly seq: number;
+	readonly date?: string | undefined;
+	readonly mode?: RaceMode | undefined;
+	/** Entries with `player` = player id. */
+	readonly entries: readonly RaceEntry[];
+	readonly submittedBy: string;
+	readonly submittedAt: string;
+	readonly status: 'confirmed' | 'voided';
+	readonly edits: readonly RaceEdit[];
+}
+
+/** An event at `seq` that changed rated history from the race submitted at `from` on (void, edit, merge, params). */
+export interface Retro {
+	readonly seq: number;
+	readonly from: number;
+}
+
+export interface LeagueLogSnapshot {
+	readonly version: 1;
+	/** Last applied seq, -1 for an empty log. */
+	readonly seq: number;
+	readonly config?: LeagueConfig | undefined;
+	readonly players: readonly PlayerInfo[];
+	readonly races: readonly RaceRecord[];
+	readonly retro: readonly Retro[];
+}
+
+export interface ApplyResult {
+	/** The race submitted, voided or edited. */
+	readonly race?: string;
+	/** Players created by this event (new names in a race). */
+	readonly newPlayers: readonly string[];
+	/** Set when the event changed rated history from this race seq on. */
+	readonly retroFrom?: number;
+}
+
+export interface LeagueLog {
+	/** Last applied seq, -1 for an empty log. */
+	seq(): number;
+	config(): LeagueConfig | undefined;
+	check(event: LeagueEvent): ApplyResult;
+	apply(event: LoggedEvent): ApplyResult;
+	/** A player by id (`#n`, following merges) or by name/alias (case-insensitive). */
+	resolve(ref: string): PlayerInfo | undefined;
+	playerByUser(user: string): PlayerInfo | undefined;
+	/** Players not merged away, by id order. */
+	players(): PlayerInfo[];
+	races(): readonly RaceRecord[];
+	race(id: string): RaceRecord | undefined;
+	/** Confirmed races submitted after `afterSeq`, in rating order, entries by player id, with their seq. */
+	ratedRaces(afterSeq?: number): RatedRace[];
+	/** The earliest race seq changed by an event after `basis` (Infinity when none). */
+	touchedSince(basis: number): number;
+	snapshot(): LeagueLogSnapshot;
+}
+
+export interface RatedRace {
+	readonly seq: number;
+	readonly race: Race;
+}
+
+type Plan = ApplyResult & { commit(): void };
+
+export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
+	let seq = from?.seq ?? -1;
+	let config = from?.config;
+	const players = new Map<string, PlayerInfo>((from?.players ?? []).map((p) => [p.id, p]));
+	const races: RaceRecord[] = [...(from?.races ?? [])];
+	const raceIndex = new Map(races.map((race, i) => [race.id, i]));
+	const retro: Retro[] = [...(from?.retro ?? [])];
+	const names = new Map<string, string>();
+	const index = (p: PlayerInfo) => {
+		if (p.mergedInto !== undefined) return;
+		for (const name of [p.name, ...p.aliases]) names.set(nameKey(name), p.id);
+	};
+	players.forEach(index);
+
+	const live = (id: string | undefined): PlayerInfo | undefined => {
+		let p = id === undefined ? undefined : players.get(id);
+		while (p?.mergedInto !== undefined) p = players.get(p.mergedInto);
+		return p;
+	};
+	const resolve = (ref: string) => live(ref.startsWith('#') ? ref.trim() : names.get(nameKey(ref)));
+	const must = (ref: string) => {
+		const p = resolve(ref);
+		if (p === undefined) throw new LeagueError(`unknown player "${ref}"`);
+		return p;
+	};
+	const confirmedRace = (id: string) => {
+		const i = raceIndex.get(id);
+		const race = i === undefined ? undefined : races[i];
+		if (i === undefined || race === undefined) throw new LeagueError(`unknown race ${id}`);
+		if (race.status === 'voided') throw new LeagueError(`race ${id} is voided`);
+		return { race, i };
+	};
+	const reason = (text: string) => {
+		if (typeof text !== 'string' || text.trim() === '') throw new LeagueError('a reason is required');
+		return text.trim();
+	};
+	const setPlayer = (p: PlayerInfo) => {
+		players.set(p.id, p);
+		index(p);
+	};
+	const takenBy = (name: string) => names.get(nameKey(name));
+
+	const plan = (event: LeagueEvent, at: number): Plan => {
+		if (config === undefined && event.type !== 'league-configured') {
+			throw new LeagueError('the first event of a league must configure it');
+		}
+		switch (event.type) {
+			case 'league-configured': {
+				const next = event.config;
+				checkConfig(next);
+				if (config !== undefined && next.guildId !== config.guildId)
+					throw new LeagueError('a league cannot move guild');
+				const ratingChange =
+					config !== undefined &&
+					(JSON.stringify(next.params) !== JSON.stringify(config.params) || next.reset !== config.reset);
+				const first = races[0]?.seq;
+				const retroFrom = ratingChange && first !== undefined ? first : undefined;
+				return {
+					newPlayers: [],
+					...(retroFrom !== undefined && { retroFrom }),
+					commit: () => {
+						config = next;
+						if (retroFrom !== undefined) retro.push({ seq: at, from: retroFrom });
+					},
+				};
+			}
+			case 'race-submitted': {
+				const id = `R${races.length + 1}`;
+				const { entries, created } = planRaceContent(event.race, id, resolve, players.size);
+				const { date, mode } = event.race;
+				const record: RaceRecord = {
+					id,
+					seq: at,
+					...(date !== undefined && { date }),
+					...(mode !== undefined && { mode }),
+					entries,
+					submittedBy: event.by,
+					submittedAt: event.at,
+					status: 'confirmed',
+					edits: [],
+				};
+				return {
+					race: id,
+					newPlayers: created.map((p) => p.id),
+					commit: () => {
+						created.forEach(setPlayer);
+						raceIndex.set(id, races.length);
+						races.push(record);
+					},
+				};
+			}
+			case 'race-voided':
+			case 'race-edited': {
+				const { race, i } = confirmedRace(event.race);
+				const edit: RaceEdit = {
+					seq: at,
+					kind: event.type === 'race-voided' ? 'voided' : 'edited',
+					by: event.by,
+					at: event.at,
+					reason: reason(event.reason),
+				};
+				let next: RaceRecord = { ...race, status: 'voided', edits: [...race.edits, edit] };
+				let created: PlayerInfo[] = [];
+				if (event.type === 'race-edited') {
+					const content = planRaceContent(event.changes, race.id, resolve, players.size);
+					created = content.created;
+					const { date, mode } = event.changes;
+					next = {
+						id: race.id,
+						seq: race.seq,
+						...(date !== undefined && { date }),
+						...(mode !== undefined && { mode }),
+						entries: content.entries,
+						submittedBy: race.submittedBy,
+						submittedAt: race.submittedAt,
+						status: 'confirmed',
+						edits: [...race.edits, edit],
+					};
+				}
+				return {
+					race: race.id,
+					newPlayers: created.map((p) => p.id),
+					retroFrom: race.seq,
+					commit: () => {
+						created.forEach(setPlayer);
+						races[i] = next;
+						retro.push({ seq: at, from: race.seq });
+					},
+				};
+			}
+			case 'player-renamed': {
+				const p = must(event.player);
+				const name = validName(event.name, 'player name');
+				const owner = takenBy(name);
+				if (owner !== undefined && owner !== p.id) throw new LeagueError(`the name "${name}" is taken by ${owner}`);
+				// The old name stays an alias, so results typed with it still find the player.
+				const aliases = [...p.aliases, p.name].filter((a) => nameKey(a) !== nameKey(name));
+				return { newPlayers: [], commit: () => setPlayer({ ...p, name, aliases: unique(aliases) }) };
+			}
+			case 'alias-added': {
+				const p = must(event.player);
+				const alias = validName(event.alias, 'alias');
+				const owner = takenBy(alias);
+				if (owner !== undefined)
+					throw new LeagueError(`"${alias}" already names ${owner === p.id ? 'this player' : owner}`);
+				return { newPlayers: [], commit: () => setPlayer({ ...p, aliases: [...p.aliases, alias] }) };
+			}
+			case 'player-linked': {
+				const p = must(event.player);
+				const other = event.user === null ? undefined : playerByUser(event.user);
+				if (other !== undefined && other.id !== p.id) {
+					throw new LeagueError(`that Discord user is already linked to ${other.name} (${other.id})`);
+				}
+				const unlinked: PlayerInfo = { id: p.id, name: p.name, aliases: p.aliases };
+				return {
+					newPlayers: [],
+					commit: () => setPlayer(event.user === null ? unlinked : { ...unlinked, user: event.user }),
+				};
+			}
+			case 'players-merged': {
+				const gone = must(event.from);
+				const into = must(event.into);
+				if (gone.id === into.id) throw new LeagueError(`${gone.name} and ${into.name} are the same player`);
+				const both = races.filter((r) => has(r, gone.id) && has(r, into.id)).map((r) => r.id);
+				if (both.length > 0) {
+					throw new LeagueError(`cannot merge ${gone.name} into ${into.name}: both raced in ${both.join(', ')}`);
+				}
+				const first = races.find((r) => has(r, gone.id))?.seq;
+				return {
+					newPlayers: [],
+					...(first !== undefined && { retroFrom: first }),
+					commit: () => {
+						races.forEach((r, i) => {
+							if (!has(r, gone.id)) return;
+							races[i] = {
+								...r,
+								entries: r.entries.map((e) => (e.player === gone.id ? { ...e, player: into.id } : e)),
+							};
+						});
+						players.set(gone.id, { ...gone, mergedInto: into.id });
+						const user = into.user ?? gone.user;
+						setPlayer({
+							...into,
+							aliases: unique([...into.aliases, gone.name, ...gone.aliases]),
+							...(user !== undefined && { user }),
+						});
+						if (first !== undefined) retro.push({ seq: at, from: first });
+					},
+				};
+			}
+		}
+	};
+
+	const playerByUser = (user: string) =>
+		[...players.values()].find((p) => p.mergedInto === undefined && p.user === user);
+
+	return {
+		seq: () => seq,
+		config: () => config,
+		check: (event) => resultOf(plan(event, seq + 1)),
+		apply(event) {
+			if (event.seq !== seq + 1) throw new LeagueError(`event ${event.seq} applied after ${seq}: the log has a gap`);
+			const planned = plan(event, event.seq);
+			planned.commit();
+			seq = event.seq;
+			return resultOf(planned);
+		},
+		resolve,
+		playerByUser,
+		players: () => [...players.values()].filter((p) => p.mergedInto === undefined),
+		races: () => races,
+		race: (id) => {
+			const i = raceIndex.get(id);
+			return i === undefined ? undefined : races[i];
+		},
+		ratedRaces(afterSeq = -1) {
+			const out: RatedRace[] = [];
+			for (let i = firstAfter(races, afterSeq); i < races.length; i++) {
+				const r = races[i]!;
+				if (r.status === 'confirmed') {
+					out.push({ seq: r.seq, race: { id: r.id, date: r.date, mode: r.mode, entries: r.entries } });
+				}
+			}
+			return out;
+		},
+		touchedSince: (basis) => retro.reduce((min, r) => (r.seq > basis && r.from < min ? r.from : min), Infinity),
+		snapshot: () => ({ version: 1, seq, config, players: [...players.values()], races: [...races], retro: [...retro] }),
+	};
+}
+
+/** Fold a whole log (events must be contiguous from 0). */
+export function foldEvents(events: readonly LoggedEvent[], from?: LeagueLogSnapshot): LeagueLog {
+	const log = createLeagueLog(from);
+	for (const event of events) log.apply(event);
+	return log;
+}
+
+const resultOf = (plan: Plan): ApplyResult => ({
+	newPlayers: plan.newPlayers,
+	...(plan.race !== undefined && { race: plan.race }),
+	...(plan.retroFrom !== undefined && { retroFrom: plan.retroFrom }),
+});
+
+const has = (race: RaceRecord, player: string) => race.entries.some((e) => e.player === player);
+
+const unique = (names: readonly string[]) => {
+	const seen = new Set<string>();
+	return names.filter((n) => !seen.has(nameKey(n)) && seen.add(nameKey(n)));
+};
+
+/** Index of the first race with seq > afterSeq (races are in seq order). */
+function firstAfter(races: readonly RaceRecord[], afterSeq: number): number {
+	let lo = 0;
+	let hi = races.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if (races[mid]!.seq > afterSeq) hi = mid;
+		else lo = mid + 1;
+	}
+	return lo;
+}

@@ -1,0 +1,73 @@
+import { Keyv, type KeyvStoreAdapter } from 'keyv';
+import type { EntityName, KeyValueNamespace, Store } from './ports.js';
+
+/**
+ * The keyv adapter of the Store port. One keyv instance per entity namespace (keys `<namespace>:<key>`), all over
+ * one store adapter (for SQLite: one connection, so writes never contend for the file lock). Values are plain JSON,
+ * serialised with JSON.stringify (exact for every finite double, and faster than keyv's default serializer).
+ * Errors are never swallowed: `throwOnErrors` makes a failed write reject (so it is never acknowledged) and every
+ * keyv instance has an `error` listener.
+ */
+
+export class StoreError extends Error {
+	override readonly name = 'StoreError';
+}
+
+export interface KeyvStoreOptions {
+	readonly kind: string;
+	readonly adapter: KeyvStoreAdapter;
+	/**
+	 * Atomic insert-if-absent on the backend for a full (namespaced) key and a keyv-serialised value. Without it,
+	 * `add` is a get-then-set, atomic only within this process (appends are serialised per league in process).
+	 */
+	readonly insertIfAbsent?: ((key: string, serialized: string) => Promise<boolean>) | undefined;
+	readonly onError: (error: unknown) => void;
+	readonly close?: (() => Promise<void>) | undefined;
+}
+
+/** What keyv writes for `set(key, value)` with our serializer and no TTL. */
+export const keyvSerialized = (value: unknown): string => JSON.stringify({ value });
+
+export function createKeyvStore(options: KeyvStoreOptions): Store {
+	const namespaces = new Map<EntityName, KeyValueNamespace>();
+	const make = (name: EntityName): KeyValueNamespace => {
+		const keyv = new Keyv<unknown>({
+			store: options.adapter,
+			namespace: name,
+			serialize: JSON.stringify,
+			deserialize: JSON.parse,
+			throwOnErrors: true,
+		});
+		keyv.on('error', options.onError);
+		const set = async (key: string, value: unknown) => {
+			if (!(await keyv.set(key, value))) throw new StoreError(`could not write ${name}:${key}`);
+		};
+		return {
+			get: (key) => keyv.get(key),
+			getMany: (keys) => keyv.getMany([...keys]),
+			set,
+			async add(key, value) {
+				if (options.insertIfAbsent !== undefined) {
+					return options.insertIfAbsent(`${name}:${key}`, keyvSerialized(value));
+				}
+				if ((await keyv.get(key)) !== undefined) return false;
+				await set(key, value);
+				return true;
+			},
+			async delete(key) {
+				await keyv.delete(key);
+			},
+		};
+	};
+	return {
+		kind: options.kind,
+		namespace(name) {
+			let ns = namespaces.get(name);
+			if (ns === undefined) namespaces.set(name, (ns = make(name)));
+			return ns;
+		},
+		close: async () => {
+			await (options.close ?? (() => options.adapter.disconnect?.()))();
+		},
+	};
+}

@@ -1,0 +1,136 @@
+import type { LeagueConfig, LeagueEvent, LoggedEvent } from '../league/league-events.js';
+import { createLeagueLog, LeagueError, type LeagueLog } from '../league/race-log.js';
+import { nameKey } from '../league/race-log-checks.js';
+import { getSystem, raceSystems } from '../ratings/index.js';
+import type { AnyRatingSystem } from '../ratings/types.js';
+import { appendEvent, readEventsFrom } from './event-log.js';
+import { StoreError } from './keyv-store.js';
+import { createKeyedMutex } from './mutex.js';
+import type { AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
+import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
+import { guildToDomain, stateToDomain, stateToRecord } from './records.js';
+
+/**
+ * The service-facing league repository over a Store. Per league, everything (appends and reads) runs through one
+ * in-process queue, in call order. An append validates the event against the state at the head, writes it at the
+ * next seq (atomic insert-if-absent: if another process took that seq, roll forward and retry), only then applies
+ * it and answers, and brings every system's ratings to the head (snapshots, rating-keeper.ts). The league state is
+ * cached in memory and snapshotted to the store every `stateEvery` events, so opening a league reads one state
+ * record plus the events after it.
+ */
+
+export interface LeagueRepositoryOptions {
+	/** Rating systems kept up to date on every append (default: every race system). */
+	readonly systems?: readonly AnyRatingSystem[];
+	/** Races between rating snapshots (default 250). */
+	readonly ratingEvery?: number;
+	/** Events between league-state snapshots (default 500). */
+	readonly stateEvery?: number;
+	/** Timestamps of events (default: the system clock). */
+	readonly clock?: () => Date;
+}
+
+interface Session {
+	readonly log: LeagueLog;
+	readonly ratings: RatingKeeper;
+}
+
+/** League ids are `<guild>.<name slug>`: stable, readable, unique per guild and name. */
+export const leagueId = (guildId: string, name: string): string =>
+	`${guildId}.${nameKey(name).replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '')}`;
+
+export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
+	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date() } = options;
+	const events = store.namespace('events');
+	const states = store.namespace('league-state');
+	const guilds = store.namespace('guilds');
+	const mutex = createKeyedMutex();
+	const sessions = new Map<string, Session>();
+
+	const roll = async (league: string, log: LeagueLog) => {
+		for (const event of await readEventsFrom(events, league, log.seq() + 1)) log.apply(event);
+	};
+
+	const session = async (league: string): Promise<Session> => {
+		let s = sessions.get(league);
+		if (s === undefined) {
+			const raw = await states.get(league);
+			const log = createLeagueLog(raw === undefined ? undefined : stateToDomain(raw, `league state ${league}`));
+			const ratings = createRatingKeeper({
+				league,
+				snapshots: store.namespace('rating-snapshots'),
+				index: store.namespace('rating-index'),
+				every: ratingEvery,
+			});
+			s = { log, ratings };
+			sessions.set(league, s);
+		}
+		await roll(league, s.log);
+		return s;
+	};
+
+	const append = async (league: string, s: Session, input: LeagueEvent): Promise<AppendResult> => {
+		for (let attempt = 0; attempt < 20; attempt++) {
+			s.log.check(input);
+			// The JSON round trip makes the applied event exactly what a reload will read.
+			const event = JSON.parse(JSON.stringify({ ...input, seq: s.log.seq() + 1 })) as LoggedEvent;
+			if (await appendEvent(events, league, event)) {
+				const result = s.log.apply(event);
+				if ((event.seq + 1) % stateEvery === 0) await states.set(league, stateToRecord(league, s.log.snapshot()));
+				for (const system of systems) await s.ratings.bring(s.log, system);
+				return { seq: event.seq, ...result };
+			}
+			await roll(league, s.log); // another process appended first: re-check against the new head
+		}
+		throw new StoreError(`could not append to league ${league}: the log kept moving`);
+	};
+
+	const info = (id: string, log: LeagueLog): LeagueInfo | undefined => {
+		const config = log.config();
+		return config === undefined ? undefined : { id, config, seq: log.seq() };
+	};
+
+	const getLeague = (id: string) => mutex.run(id, async () => info(id, (await session(id)).log));
+
+	return {
+		async createLeague(config: LeagueConfig, by: string) {
+			const id = leagueId(config.guildId, config.name);
+			const created = await mutex.run(id, async () => {
+				const s = await session(id);
+				if (s.log.config() !== undefined) return false;
+				await append(id, s, { type: 'league-configured', config, by, at: clock().toISOString() });
+				return true;
+			});
+			// Listed after its first event exists; a crash in between is repaired by the next create of that name.
+			await mutex.run(`guild:${config.guildId}`, async () => {
+				const leagues = guildToDomain(await guilds.get(config.guildId), `guild ${config.guildId}`);
+				if (!leagues.includes(id)) await guilds.set(config.guildId, { v: 1, leagues: [...leagues, id] });
+			});
+			if (!created) throw new LeagueError(`a league named "${config.name}" already exists in this server`);
+			return (await getLeague(id))!;
+		},
+		getLeague,
+		async listLeagues(guildId) {
+			const ids = guildToDomain(await guilds.get(guildId), `guild ${guildId}`);
+			const found = await Promise.all(ids.map(getLeague));
+			return found.filter((league): league is LeagueInfo => league !== undefined);
+		},
+		appendEvent: (league, event) =>
+			mutex.run(league, async () => {
+				const s = await session(league);
+				if (s.log.config() === undefined) throw new LeagueError(`unknown league ${league}`);
+				return append(league, s, { ...event, at: event.at ?? clock().toISOString() });
+			}),
+		readEvents: (league, from = 0) => readEventsFrom(events, league, from),
+		loadState: (league) => mutex.run(league, async () => (await session(league)).log),
+		ratingsAt: (league, systemId) =>
+			mutex.run(league, async (): Promise<RatingsView> => {
+				const system = getSystem(systemId);
+				const s = await session(league);
+				const replay = await s.ratings.bring(s.log, system);
+				const standings = replay.standings().map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
+				return { system: system.id, seq: s.log.seq(), standings, snapshot: replay.snapshot() };
+			}),
+		close: () => store.close(),
+	};
+}

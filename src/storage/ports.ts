@@ -1,0 +1,70 @@
+import type { LeagueConfig, LeagueEventInput, LoggedEvent } from '../league/league-events.js';
+import type { ApplyResult, LeagueLog } from '../league/race-log.js';
+import type { ReplaySnapshot, Standing } from '../league/replay.js';
+
+/**
+ * The storage ports (STYLE.md 16). `Store` is the key-value port with one namespace per entity; keyv-store.ts adapts
+ * keyv to it (SQLite now, PostgreSQL/Redis later) and memory-store.ts is the in-memory adapter for tests.
+ * `LeagueRepository` is what services call.
+ */
+
+/** The entities, one namespace each. */
+export type EntityName = 'events' | 'league-state' | 'rating-snapshots' | 'rating-index' | 'guilds';
+
+/** One namespace of a store. Values are plain JSON (records.ts). */
+export interface KeyValueNamespace {
+	get(key: string): Promise<unknown>;
+	/** Values in the order of `keys`, undefined where absent. */
+	getMany(keys: readonly string[]): Promise<unknown[]>;
+	/** Insert or replace, atomically (one row / one key). Resolves once durable in the store. */
+	set(key: string, value: unknown): Promise<void>;
+	/** Insert only when the key is absent, atomically; false when it already existed (nothing written). */
+	add(key: string, value: unknown): Promise<boolean>;
+	delete(key: string): Promise<void>;
+}
+
+export interface Store {
+	/** `sqlite`, `memory`, `postgresql` or `redis`. */
+	readonly kind: string;
+	namespace(name: EntityName): KeyValueNamespace;
+	close(): Promise<void>;
+}
+
+export interface LeagueInfo {
+	readonly id: string;
+	readonly config: LeagueConfig;
+	/** Last event seq. */
+	readonly seq: number;
+}
+
+export interface AppendResult extends ApplyResult {
+	readonly seq: number;
+}
+
+export interface RatingsView {
+	readonly system: string;
+	/** The log seq these ratings reflect. */
+	readonly seq: number;
+	/** Standings by rating, with `player` the player id and `name` the current display name. */
+	readonly standings: readonly (Standing & { readonly name: string })[];
+	readonly snapshot: ReplaySnapshot<unknown>;
+}
+
+export interface LeagueRepository {
+	/** A new league in `guildId` (league names are unique per guild, case-insensitive). */
+	createLeague(config: LeagueConfig, by: string): Promise<LeagueInfo>;
+	getLeague(leagueId: string): Promise<LeagueInfo | undefined>;
+	listLeagues(guildId: string): Promise<LeagueInfo[]>;
+	/**
+	 * Validate against the current state, write the event at the next seq, apply it, update every system's ratings.
+	 * Appends to one league are serialised in call order. `at` defaults to the repository clock.
+	 */
+	appendEvent(leagueId: string, event: LeagueEventInput): Promise<AppendResult>;
+	/** Events from `from` (inclusive) to the head, contiguous. */
+	readEvents(leagueId: string, from?: number): Promise<LoggedEvent[]>;
+	/** The league state at the head (players, aliases, races with status). Treat as read-only. */
+	loadState(leagueId: string): Promise<LeagueLog>;
+	/** One system's ratings at the head, from the latest valid snapshot and the races after it. */
+	ratingsAt(leagueId: string, system: string): Promise<RatingsView>;
+	close(): Promise<void>;
+}

@@ -1,0 +1,117 @@
+import type { LeagueLog } from '../league/race-log.js';
+import { createReplay, type Replay } from '../league/replay.js';
+import type { AnyRatingSystem } from '../ratings/types.js';
+import type { KeyValueNamespace } from './ports.js';
+import { ratingIndexToDomain, ratingSnapshotToDomain, type RatingIndexEntry, type RawRatingSnapshot } from './records.js';
+
+/**
+ * Ratings of one league, per system: an in-memory replay kept at the head of the log, backed by snapshots in the
+ * store so a fresh process never replays the whole log.
+ *
+ * A snapshot (upTo, basis) is the replay after the confirmed races submitted at seq ≤ upTo, with their content as
+ * the log stood at seq `basis`. It stays valid while no later event (void, edit, merge, new parameters) changed a
+ * race at or before upTo (LeagueLog.touchedSince). Bringing a system to the head: keep the in-memory replay if still
+ * valid, else restore the latest valid snapshot; replay the races after it; write a snapshot every `every` races
+ * replayed and drop the snapshots that are no longer valid. Snapshots are caches: the log alone decides the result,
+ * and a crash between writes at worst leaves a snapshot that is ignored.
+ */
+
+interface Current {
+	readonly replay: Replay<unknown>;
+	readonly paramsKey: string;
+	upTo: number;
+	basis: number;
+	/** Races applied (rated or skipped) since the empty log: the snapshot cadence counts these. */
+	count: number;
+}
+
+export interface RatingKeeper {
+	/** The replay of `system` at the log's head. */
+	bring(log: LeagueLog, system: AnyRatingSystem): Promise<Replay<unknown>>;
+}
+
+export interface RatingKeeperOptions {
+	readonly league: string;
+	readonly snapshots: KeyValueNamespace;
+	readonly index: KeyValueNamespace;
+	/** Races between snapshots. */
+	readonly every: number;
+}
+
+export function createRatingKeeper({ league, snapshots, index, every }: RatingKeeperOptions): RatingKeeper {
+	const current = new Map<string, Current>();
+	/** The index as this process last read or wrote it (appends to a league are serialised, see the repository). */
+	const indexes = new Map<string, readonly RatingIndexEntry[]>();
+	const snapshotKey = (system: string, upTo: number) => `${league}:${system}:${upTo}`;
+	const indexKey = (system: string) => `${league}:${system}`;
+	const valid = (log: LeagueLog, e: { upTo: number; basis: number }) => log.touchedSince(e.basis) > e.upTo;
+
+	const restore = async (log: LeagueLog, system: AnyRatingSystem, entries: readonly RatingIndexEntry[]) => {
+		const config = log.config();
+		const params: unknown = system.params(config?.params[system.id]);
+		const options = { reset: config?.reset };
+		const paramsKey = JSON.stringify([config?.params[system.id] ?? {}, config?.reset ?? null]);
+		const fresh = (): Current => ({ replay: createReplay(system, params, options), paramsKey, upTo: -1, basis: -1, count: 0 });
+		const cached = current.get(system.id);
+		if (cached !== undefined && cached.paramsKey === paramsKey && valid(log, cached)) return cached;
+		for (const entry of [...entries].filter((e) => valid(log, e)).sort((a, b) => b.upTo - a.upTo)) {
+			const raw = await snapshots.get(snapshotKey(system.id, entry.upTo));
+			if (raw === undefined) continue;
+			const record = ratingSnapshotToDomain(raw, `rating snapshot ${snapshotKey(system.id, entry.upTo)}`);
+			if (record.basis !== entry.basis || record.upTo !== entry.upTo) continue;
+			const replay = createReplay(system, params, options, record.replay);
+			return { replay, paramsKey, upTo: record.upTo, basis: record.basis, count: record.replay.racesApplied };
+		}
+		return fresh();
+	};
+
+	return {
+		async bring(log, system) {
+			const head = log.seq();
+			const cached = current.get(system.id);
+			if (cached?.basis === head) return cached.replay;
+			const entries =
+				indexes.get(system.id) ??
+				ratingIndexToDomain(await index.get(indexKey(system.id)), `rating index ${indexKey(system.id)}`);
+			indexes.set(system.id, entries);
+			const cur = await restore(log, system, entries);
+			const fresh: RawRatingSnapshot[] = [];
+			try {
+				for (const { seq, race } of log.ratedRaces(cur.upTo)) {
+					cur.replay.apply(race);
+					cur.count++;
+					if (cur.count % every === 0) {
+						const replay = cur.replay.snapshot();
+						fresh.push({ v: 1, league, system: system.id, upTo: seq, basis: head, replay });
+					}
+				}
+			} catch (error) {
+				current.delete(system.id); // half-applied: the next call restores from a snapshot
+				throw error;
+			}
+			cur.upTo = head;
+			cur.basis = head;
+			current.set(system.id, cur);
+			const kept = entries.filter((e) => valid(log, e) && !fresh.some((f) => f.upTo === e.upTo));
+			if (fresh.length > 0 || kept.length < entries.length) {
+				await writeSnapshots(fresh, kept, entries, system.id);
+			}
+			return cur.replay;
+		},
+	};
+
+	/** Write new snapshots first, then the index, then delete the records the index no longer lists. */
+	async function writeSnapshots(
+		fresh: readonly RawRatingSnapshot[],
+		kept: readonly RatingIndexEntry[],
+		before: readonly RatingIndexEntry[],
+		system: string,
+	): Promise<void> {
+		for (const record of fresh) await snapshots.set(snapshotKey(system, record.upTo), record);
+		const next = [...kept, ...fresh.map(({ upTo, basis }) => ({ upTo, basis }))].sort((a, b) => a.upTo - b.upTo);
+		await index.set(indexKey(system), { v: 1, entries: next });
+		indexes.set(system, next);
+		const listed = new Set(next.map((e) => e.upTo));
+		for (const gone of before.filter((e) => !listed.has(e.upTo))) await snapshots.delete(snapshotKey(system, gone.upTo));
+	}
+}

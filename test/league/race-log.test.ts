@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import type { LeagueEvent, LeagueEventBody, LoggedEvent, RaceInput } from '../../src/league/league-events.js';
+import { createLeagueLog, foldEvents, LeagueError, type LeagueLog, type LeagueLogSnapshot } from '../../src/league/race-log.js';
+
+const config = { guildId: 'g', name: 'Main', headline: 'glicko', params: {}, timezone: 'UTC' };
+const race = (...names: string[]): RaceInput => ({
+	date: '2024-05-01',
+	entries: names.map((player, i) => ({ player, position: i + 1, status: 'finished' as const })),
+});
+
+/** A log with the events applied in order (seq 0, 1, …), and the list of logged events. */
+function build(...bodies: LeagueEventBody[]): { log: LeagueLog; events: LoggedEvent[] } {
+	const log = createLeagueLog();
+	const events = [{ type: 'league-configured', config } as const, ...bodies].map(
+		(body, seq) => ({ ...body, by: 'u1', at: '2024-05-01T10:00:00.000Z', seq }),
+	);
+	events.forEach((e) => log.apply(e));
+	return { log, events };
+}
+const next = (log: LeagueLog, body: LeagueEventBody) =>
+	log.apply({ ...body, by: 'u2', at: '2024-05-02T10:00:00.000Z', seq: log.seq() + 1 });
+const names = (log: LeagueLog, raceId: string) => log.race(raceId)!.entries.map((e) => log.resolve(e.player)!.name);
+
+describe('race log: submissions and players', () => {
+	it('the first event must configure the league', () => {
+		const log = createLeagueLog();
+		const submit = { type: 'race-submitted', race: race('A'), by: 'u', at: 't' } as LeagueEvent;
+		expect(() => log.check(submit)).toThrow(/must configure/);
+	});
+
+	it('new names become players #1, #2, … in order of first appearance; names match case-insensitively', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') }, { type: 'race-submitted', race: race('bob ', 'Cy') });
+		expect(log.players().map((p) => [p.id, p.name])).toEqual([
+			['#1', 'Ann'],
+			['#2', 'Bob'],
+			['#3', 'Cy'],
+		]);
+		expect(log.race('R2')!.entries.map((e) => e.player)).toEqual(['#2', '#3']);
+		expect(log.races().map((r) => [r.id, r.seq, r.status, r.submittedBy])).toEqual([
+			['R1', 1, 'confirmed', 'u1'],
+			['R2', 2, 'confirmed', 'u1'],
+		]);
+	});
+
+	it('refuses a player twice in one race, bad positions, bad dates, an empty race, an unknown id', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') });
+		const check = (r: RaceInput) => () => log.check({ type: 'race-submitted', race: r, by: 'u', at: 't' });
+		expect(check(race('Ann', 'ANN'))).toThrow(/appears twice/);
+		expect(check(race('New', 'new'))).toThrow(/appears twice/);
+		expect(check(race('Ann', '#1'))).toThrow(/appears twice/);
+		expect(check({ entries: [{ player: 'Ann', position: 0, status: 'finished' }] })).toThrow(/position/);
+		expect(check({ date: '2024-13-01', entries: race('Ann').entries })).toThrow(/YYYY-MM-DD/);
+		expect(check({ entries: [] })).toThrow(/no entries/);
+		expect(check(race('#9'))).toThrow(/unknown player id/);
+		expect(check({ entries: [{ player: 'Ann', position: 1, status: 'finished', time: Number.NaN }] })).toThrow(/time/);
+		expect(log.seq()).toBe(1); // check changes nothing
+		expect(log.players()).toHaveLength(2);
+	});
+
+	it('refuses an unknown headline system or bad parameters in the configuration', () => {
+		const log = createLeagueLog();
+		const configure = (c: object) => () => log.check({ type: 'league-configured', config: { ...config, ...c }, by: 'u', at: 't' });
+		expect(configure({ headline: 'nope' })).toThrow(LeagueError);
+		expect(configure({ params: { glicko: { nope: 1 } } })).toThrow(/parameters of glicko/);
+	});
+});
+
+describe('race log: void and edit', () => {
+	it('a void keeps the race with status voided and the reason; it is not rated; it cannot be voided twice', () => {
+		const { log } = build({ type: 'race-submitted', race: race('A', 'B') }, { type: 'race-submitted', race: race('B', 'C') });
+		const result = next(log, { type: 'race-voided', race: 'R1', reason: 'wrong track' });
+		expect(result.retroFrom).toBe(1);
+		expect(log.race('R1')).toMatchObject({ status: 'voided', edits: [{ kind: 'voided', reason: 'wrong track', by: 'u2', seq: 3 }] });
+		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R2']);
+		expect(() => next(log, { type: 'race-voided', race: 'R1', reason: 'again' })).toThrow(/voided/);
+		expect(() => next(log, { type: 'race-voided', race: 'R2', reason: ' ' })).toThrow(/reason/);
+	});
+
+	it('an edit replaces the content, keeps id and place, records the edit; touchedSince reports it', () => {
+		const { log } = build({ type: 'race-submitted', race: race('A', 'B') }, { type: 'race-submitted', race: race('B', 'C') });
+		expect(log.touchedSince(2)).toBe(Infinity);
+		next(log, { type: 'race-edited', race: 'R1', reason: 'swapped', changes: race('B', 'A', 'D') });
+		expect(names(log, 'R1')).toEqual(['B', 'A', 'D']);
+		expect(log.race('R1')).toMatchObject({ seq: 1, status: 'confirmed', edits: [{ kind: 'edited', reason: 'swapped' }] });
+		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R2']);
+		expect(log.touchedSince(2)).toBe(1);
+		expect(log.touchedSince(3)).toBe(Infinity);
+	});
+});
+
+describe('race log: rename, alias, link, merge', () => {
+	it('rename keeps the old name as an alias; a name taken by another player is refused', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') });
+		next(log, { type: 'player-renamed', player: '#1', name: 'Anna' });
+		expect(log.resolve('anna')?.id).toBe('#1');
+		expect(log.resolve('Ann')?.id).toBe('#1');
+		expect(log.resolve('#1')).toMatchObject({ name: 'Anna', aliases: ['Ann'] });
+		expect(() => next(log, { type: 'player-renamed', player: '#1', name: 'bob' })).toThrow(/taken by #2/);
+		expect(log.touchedSince(1)).toBe(Infinity); // names never change ratings
+	});
+
+	it('an alias resolves to its player and must be free', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') });
+		next(log, { type: 'alias-added', player: '#2', alias: 'Bobby' });
+		next(log, { type: 'race-submitted', race: race('bobby', 'Ann') });
+		expect(log.race('R2')!.entries.map((e) => e.player)).toEqual(['#2', '#1']);
+		expect(() => next(log, { type: 'alias-added', player: '#1', alias: 'BOBBY' })).toThrow(/already names #2/);
+	});
+
+	it('a Discord user links to one player at a time; null unlinks', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') });
+		next(log, { type: 'player-linked', player: 'Ann', user: '42' });
+		expect(log.playerByUser('42')?.id).toBe('#1');
+		expect(() => next(log, { type: 'player-linked', player: 'Bob', user: '42' })).toThrow(/already linked to Ann/);
+		next(log, { type: 'player-linked', player: 'Ann', user: null });
+		expect(log.playerByUser('42')).toBeUndefined();
+	});
+
+	it("merge: the two players' races become one player's, names become aliases, the old id resolves to the survivor", () => {
+		const { log } = build(
+			{ type: 'race-submitted', race: race('Ann', 'Bob') },
+			{ type: 'race-submitted', race: race('Cy', 'Ann2') },
+			{ type: 'race-submitted', race: race('Ann', 'Cy') },
+		);
+		const result = next(log, { type: 'players-merged', from: 'Ann2', into: 'Ann' });
+		expect(result.retroFrom).toBe(2);
+		expect(log.race('R2')!.entries.map((e) => e.player)).toEqual(['#3', '#1']);
+		expect(log.players().map((p) => p.id)).toEqual(['#1', '#2', '#3']);
+		expect(log.resolve('ann2')?.id).toBe('#1');
+		expect(log.resolve('#4')?.id).toBe('#1');
+		expect(log.resolve('#1')?.aliases).toEqual(['Ann2']);
+	});
+
+	it('merge is refused, with the races named, when both players raced in the same race', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') }, { type: 'race-submitted', race: race('Bob', 'Ann') });
+		expect(() => next(log, { type: 'players-merged', from: 'Bob', into: 'Ann' })).toThrow(
+			'cannot merge Bob into Ann: both raced in R1, R2',
+		);
+		expect(() => next(log, { type: 'players-merged', from: 'Bob', into: 'bob' })).toThrow(/same player/);
+	});
+});
+
+describe('race log: snapshots', () => {
+	it('a JSON snapshot, restored and continued, equals the continuous fold', () => {
+		const bodies: LeagueEventBody[] = [
+			{ type: 'race-submitted', race: race('Ann', 'Bob') },
+			{ type: 'player-renamed', player: '#1', name: 'Anna' },
+			{ type: 'race-submitted', race: race('Cy', 'Dee') },
+			{ type: 'race-voided', race: 'R1', reason: 'x' },
+			{ type: 'players-merged', from: 'Dee', into: 'Bob' },
+			{ type: 'race-submitted', race: race('anna', 'bob', 'Eve') },
+		];
+		const { log, events } = build(...bodies);
+		for (let cut = 0; cut < events.length; cut++) {
+			const head = foldEvents(events.slice(0, cut + 1));
+			const restored = foldEvents(events.slice(cut + 1), JSON.parse(JSON.stringify(head.snapshot())) as LeagueLogSnapshot);
+			expect(restored.snapshot()).toEqual(log.snapshot());
+		}
+	});
+
+	it('refuses a gap in the log', () => {
+		const { log } = build();
+		expect(() => log.apply({ type: 'race-submitted', race: race('A'), by: 'u', at: 't', seq: 5 })).toThrow(/gap/);
+	});
+});

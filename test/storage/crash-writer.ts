@@ -1,0 +1,33 @@
+/**
+ * Child process of crash.test.ts: appends events to a SQLite league as fast as it can until it is killed.
+ * Usage: node --import tsx crash-writer.ts <file.sqlite> <seed>. Prints `ready` once the league has an event.
+ */
+import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { config, randomRaces, rng } from './helpers.js';
+
+const [file, seedText] = process.argv.slice(2);
+const seed = Number(seedText);
+const random = rng(seed);
+const store = await openSqliteStore(file!, (error) => {
+	console.error(error);
+	process.exit(2);
+});
+const repo = createLeagueRepository(store, { ratingEvery: 5, stateEvery: 7 });
+const league = (await repo.getLeague('g1.main')) ?? (await repo.createLeague(config(), 'writer'));
+console.log('ready');
+const races = randomRaces(seed, 100_000);
+for (let i = 0; ; i++) {
+	const state = await repo.loadState(league.id);
+	const confirmed = state.races().filter((r) => r.status === 'confirmed');
+	const pick = confirmed[Math.floor(random() * confirmed.length)];
+	const roll = random();
+	const writes =
+		roll < 0.1 && pick !== undefined
+			? [repo.appendEvent(league.id, { type: 'race-voided', race: pick.id, reason: `void ${i}`, by: 'w' })]
+			: roll < 0.2 && pick !== undefined
+				? [repo.appendEvent(league.id, { type: 'race-edited', race: pick.id, reason: 'edit', changes: races[i]!, by: 'w' })]
+				: // Several submissions at once: they must land in call order, none lost.
+					[0, 1, 2].map((k) => repo.appendEvent(league.id, { type: 'race-submitted', race: races[i * 3 + k]!, by: 'w' }));
+	await Promise.all(writes);
+}
