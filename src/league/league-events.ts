@@ -1,4 +1,4 @@
-import type { EntryStatus, ParamOverrides, RaceMode } from '../ratings/types.js';
+import type { ParamOverrides, Race, RaceEntry } from '../ratings/types.js';
 
 /**
  * The events of a league's append-only log (the source of truth). Each event is stored once, under its sequence
@@ -22,19 +22,11 @@ export interface LeagueConfig {
 	readonly timezone: string;
 }
 
-/** One line of a submitted result. `player` is a name or alias (case-insensitive) or a player id `#n`. */
-export interface EntryInput {
-	readonly player: string;
-	readonly position: number;
-	readonly time?: number | undefined;
-	readonly status: EntryStatus;
-}
+/** One line of a submitted result: a RaceEntry whose `player` is a name or alias (case-insensitive) or a player id `#n`. */
+export type EntryInput = RaceEntry;
 
-export interface RaceInput {
-	readonly date?: string | undefined;
-	readonly mode?: RaceMode | undefined;
-	readonly entries: readonly EntryInput[];
-}
+/** A submitted race: a Race before the log gives it an id. */
+export type RaceInput = Omit<Race, 'id'>;
 
 /** Who wrote the event (Discord user id, or `cli`) and when (ISO timestamp, passed in: pure code has no clock). */
 export interface EventMeta {
