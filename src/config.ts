@@ -119,3 +119,12 @@ export function loadConfig(): Config {
 	}
 	return loaded;
 }
+
+/** The settings the local console (no token) reads: the same schema and defaults, without the Discord variables. */
+export type LocalConfig = Readonly<Pick<Config, 'STORE_URL' | 'LOG_LEVEL' | 'NODE_ENV'>>;
+
+export function parseLocalConfig(env: Readonly<Record<string, string | undefined>>): LocalConfig {
+	const result = configSchema.pick({ STORE_URL: true, LOG_LEVEL: true, NODE_ENV: true }).safeParse(env);
+	if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issue.message));
+	return Object.freeze(result.data);
+}

@@ -1,7 +1,8 @@
 /**
  * `npm start`. With DISCORD_TOKEN (in the environment or .env) the bot validates its configuration and connects to
- * Discord; a bad variable stops it with one message per problem and exit code 2. Without a token, the local demo
- * runs: a replay of the sample league in data/ under every rating system (`pitwall demo`).
+ * Discord; a bad variable stops it with one message per problem and exit code 2. Without a token, the local
+ * console runs (src/console/): the same slash commands typed as text, over the same store; with arguments, the CLI
+ * (`tsx src/index.ts demo` is `pitwall demo`).
  */
 import { main } from './cli/main.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
@@ -34,13 +35,22 @@ async function runBot(): Promise<number> {
 	return 0;
 }
 
+async function runLocal(argv: readonly string[]): Promise<number> {
+	if (argv.length > 0) return main(argv); // `tsx src/index.ts demo …`: the CLI (same as `npm run pitwall -- …`)
+	process.stderr.write(
+		'pitwall: no DISCORD_TOKEN set, so running the local console (type help; the demo is `npm run pitwall demo`).\n' +
+			'To run the bot, set DISCORD_TOKEN and DISCORD_APP_ID (see .env.example).\n',
+	);
+	const [{ startConsole }, { commands, buttons }] = await Promise.all([
+		import('./console/start-console.js'),
+		import('../commands/index.js'),
+	]);
+	return startConsole({ commands, buttons, context: (_repo, log) => ({ log }) });
+}
+
 loadDotEnv();
 if (process.env['DISCORD_TOKEN']?.trim()) {
 	process.exitCode = await runBot();
 } else {
-	process.stderr.write(
-		'pitwall: no DISCORD_TOKEN set, so running the local demo.\n' +
-			'To run the bot, set DISCORD_TOKEN and DISCORD_APP_ID (see .env.example).\n',
-	);
-	process.exitCode = await main(['demo', ...process.argv.slice(2)]);
+	process.exitCode = await runLocal(process.argv.slice(2));
 }

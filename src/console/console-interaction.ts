@@ -1,0 +1,319 @@
+/**
+ * Console stand-ins for the interactions the router and handlers use (STYLE.md 14: plain objects, cast once). The
+ * console user is the organizer (Manage Server) of one fixed local guild. Replies are rendered as text (render.ts);
+ * a message with buttons arms them, so the next typed `confirm`/`cancel` becomes a ButtonInteraction.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import {
+	ApplicationCommandOptionType,
+	ComponentType,
+	InteractionType,
+	MessageFlags,
+	PermissionFlagsBits,
+	PermissionsBitField,
+	type ButtonInteraction,
+	type ChatInputCommandInteraction,
+} from 'discord.js';
+import { ConsoleLineError, type ConsoleOption, type ParsedLine } from './line-parser.js';
+import { renderMessage, type ConsoleButton, type RenderOptions } from './render.js';
+
+/** The local guild, channel and user: fixed ids, so the store keeps one league set across runs. */
+export const CONSOLE_GUILD_ID = '100000000000000001';
+export const CONSOLE_CHANNEL_ID = '100000000000000002';
+export const CONSOLE_USER_ID = '100000000000000003';
+const APP_ID = '100000000000000004';
+
+export interface ConsoleUser {
+	readonly id: string;
+	readonly username: string;
+	readonly globalName: string;
+	readonly displayName: string;
+	readonly tag: string;
+	readonly bot: false;
+	toString(): string;
+}
+
+export function consoleUser(id: string, username: string): ConsoleUser {
+	return {
+		id,
+		username,
+		globalName: username,
+		displayName: username,
+		tag: username,
+		bot: false,
+		toString: () => `<@${id}>`,
+	};
+}
+
+/** A stable 18-digit id for `@name`, so the same name is the same user in every run. */
+export function userIdFor(name: string): string {
+	let hash = 0xcbf29ce484222325n;
+	for (const byte of Buffer.from(name.toLowerCase(), 'utf8')) {
+		hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+	}
+	return `2${(hash % 10n ** 17n).toString().padStart(17, '0')}`;
+}
+
+/** What the console session shares with its interactions. */
+export interface ConsoleSession extends RenderOptions {
+	readonly write: (text: string) => void;
+	/** Called with the buttons of every rendered message that sets components. */
+	readonly armButtons: (buttons: readonly ConsoleButton[], message: ConsoleMessage) => void;
+	readonly nextId: () => string;
+}
+
+export interface ConsoleMessage {
+	readonly id: string;
+	content: string;
+	components: readonly ConsoleButton[];
+}
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+	'.csv': 'text/csv',
+	'.txt': 'text/plain',
+	'.json': 'application/json',
+	'.png': 'image/png',
+};
+
+/** A local file as a Discord attachment; the url is a data: URL, so handlers can `fetch(attachment.url)` it. */
+function attachmentOf(path: string, id: string) {
+	let data: Buffer;
+	try {
+		data = readFileSync(path);
+	} catch (error) {
+		throw new ConsoleLineError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+	}
+	const contentType = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+	const url = `data:${contentType};base64,${data.toString('base64')}`;
+	return { id, name: basename(path), url, proxyURL: url, size: data.length, contentType, attachment: url };
+}
+
+function resolveValue(option: ConsoleOption, nextId: () => string): unknown {
+	const value = option.value;
+	if (typeof value !== 'object') return value;
+	if (value.kind === 'file') return attachmentOf(value.path, nextId());
+	const id = value.id ?? userIdFor(value.name ?? '');
+	return consoleUser(id, value.name ?? id);
+}
+
+function optionResolver(parsed: ParsedLine, nextId: () => string) {
+	const values = new Map(
+		parsed.options.map((option) => [option.name, { option, value: resolveValue(option, nextId) }]),
+	);
+	const get = (name: string, type: ApplicationCommandOptionType, required = false): unknown => {
+		const hit = values.get(name);
+		if (!hit) {
+			if (required) throw new TypeError(`Required option "${name}" not found.`);
+			return null;
+		}
+		if (hit.option.type !== type) {
+			throw new TypeError(`Option "${name}" is of type ${hit.option.type}; expected ${type}.`);
+		}
+		return hit.value;
+	};
+	const data = parsed.options.map((option) => ({
+		name: option.name,
+		type: option.type,
+		value: values.get(option.name)?.value,
+	}));
+	return {
+		data,
+		get: (name: string, required = false) => {
+			const hit = data.find((option) => option.name === name);
+			if (!hit && required) throw new TypeError(`Required option "${name}" not found.`);
+			return hit ?? null;
+		},
+		getString: (name: string, required?: boolean) => get(name, ApplicationCommandOptionType.String, required),
+		getInteger: (name: string, required?: boolean) => get(name, ApplicationCommandOptionType.Integer, required),
+		getNumber: (name: string, required?: boolean) => get(name, ApplicationCommandOptionType.Number, required),
+		getBoolean: (name: string, required?: boolean) => get(name, ApplicationCommandOptionType.Boolean, required),
+		getUser: (name: string, required?: boolean) => get(name, ApplicationCommandOptionType.User, required),
+		getMember: (name: string) => {
+			const user = get(name, ApplicationCommandOptionType.User) as ConsoleUser | null;
+			return user && { user, id: user.id, displayName: user.displayName };
+		},
+		getAttachment: (name: string, required?: boolean) => get(name, ApplicationCommandOptionType.Attachment, required),
+		getChannel: () => null,
+		getRole: () => null,
+		getMentionable: () => null,
+		getSubcommand: (required = true) => {
+			if (parsed.subcommand === undefined && required) throw new TypeError('A subcommand was not selected.');
+			return parsed.subcommand ?? null;
+		},
+		getSubcommandGroup: (required = false) => {
+			if (parsed.group === undefined && required) throw new TypeError('A subcommand group was not selected.');
+			return parsed.group ?? null;
+		},
+		getFocused: (full = false) => (full ? { name: '', type: ApplicationCommandOptionType.String, value: '' } : ''),
+	};
+}
+
+/** Reply state and methods shared by the command and the button interaction. */
+function replies(session: ConsoleSession, message: () => ConsoleMessage | undefined) {
+	const state = { deferred: false, replied: false, ephemeral: null as boolean | null };
+	let current: ConsoleMessage | undefined;
+	const show = (payload: unknown, target?: ConsoleMessage): ConsoleMessage => {
+		const rendered = renderMessage(payload, session);
+		if (rendered.text !== '') session.write(`${rendered.text}\n`);
+		const msg = target ?? { id: session.nextId(), content: '', components: [] };
+		msg.content = rendered.text;
+		if (rendered.buttons !== undefined) {
+			msg.components = rendered.buttons;
+			session.armButtons(rendered.buttons, msg);
+		}
+		return msg;
+	};
+	const isEphemeral = (payload: unknown): boolean =>
+		typeof payload === 'object' &&
+		payload !== null &&
+		'flags' in payload &&
+		typeof payload.flags === 'number' &&
+		(payload.flags & MessageFlags.Ephemeral) !== 0;
+	return {
+		state,
+		methods: {
+			get deferred() {
+				return state.deferred;
+			},
+			get replied() {
+				return state.replied;
+			},
+			get ephemeral() {
+				return state.ephemeral;
+			},
+			isRepliable: () => true,
+			async deferReply(options?: unknown) {
+				if (state.deferred || state.replied)
+					throw new Error('The reply to this interaction has already been sent or deferred.');
+				state.deferred = true;
+				state.ephemeral = isEphemeral(options);
+				return Promise.resolve(undefined);
+			},
+			async reply(payload: unknown) {
+				if (state.deferred || state.replied)
+					throw new Error('The reply to this interaction has already been sent or deferred.');
+				state.replied = true;
+				state.ephemeral = isEphemeral(payload);
+				current = show(payload);
+				return Promise.resolve(current);
+			},
+			async editReply(payload: unknown) {
+				if (!state.deferred && !state.replied)
+					throw new Error('The reply to this interaction has not been sent or deferred.');
+				state.replied = true;
+				current = show(payload, current ?? message());
+				return Promise.resolve(current);
+			},
+			async followUp(payload: unknown) {
+				if (!state.deferred && !state.replied)
+					throw new Error('The reply to this interaction has not been sent or deferred.');
+				return Promise.resolve(show(payload));
+			},
+			async fetchReply() {
+				return Promise.resolve(current ?? message());
+			},
+			async deleteReply() {
+				return Promise.resolve();
+			},
+			async showModal() {
+				return Promise.reject(new Error('modals are not supported in the console'));
+			},
+			_show: show,
+		},
+	};
+}
+
+function base(session: ConsoleSession) {
+	const user = consoleUser(CONSOLE_USER_ID, 'console');
+	const permissions = new PermissionsBitField(
+		PermissionFlagsBits.ManageGuild | PermissionFlagsBits.SendMessages | PermissionFlagsBits.AttachFiles,
+	);
+	const now = session.now();
+	return {
+		id: session.nextId(),
+		applicationId: APP_ID,
+		guildId: CONSOLE_GUILD_ID,
+		guild: { id: CONSOLE_GUILD_ID, name: 'Local console' },
+		channelId: CONSOLE_CHANNEL_ID,
+		channel: { id: CONSOLE_CHANNEL_ID, name: 'console' },
+		user,
+		member: {
+			user,
+			id: user.id,
+			displayName: user.displayName,
+			nickname: null,
+			permissions,
+			roles: { cache: new Map<string, unknown>() },
+		},
+		memberPermissions: permissions,
+		appPermissions: permissions,
+		locale: 'en-US',
+		guildLocale: 'en-US',
+		createdAt: now,
+		createdTimestamp: now.getTime(),
+		inGuild: () => true,
+		inCachedGuild: () => false,
+		inRawGuild: () => true,
+		isAutocomplete: () => false,
+		isContextMenuCommand: () => false,
+		isModalSubmit: () => false,
+		isStringSelectMenu: () => false,
+		isAnySelectMenu: () => false,
+	};
+}
+
+/** A ChatInputCommandInteraction for a parsed line. Reading an attachment may throw ConsoleLineError. */
+export function createConsoleCommand(parsed: ParsedLine, session: ConsoleSession): ChatInputCommandInteraction {
+	const options = optionResolver(parsed, session.nextId);
+	const { methods } = replies(session, () => undefined);
+	const interaction = {
+		...base(session),
+		type: InteractionType.ApplicationCommand,
+		commandName: parsed.name,
+		commandId: `cmd-${parsed.name}`,
+		commandType: 1,
+		options,
+		isCommand: () => true,
+		isChatInputCommand: () => true,
+		isButton: () => false,
+		isMessageComponent: () => false,
+	};
+	Object.defineProperties(interaction, Object.getOwnPropertyDescriptors(methods));
+	return interaction as unknown as ChatInputCommandInteraction;
+}
+
+/** A ButtonInteraction for a pressed button of `message`. */
+export function createConsoleButton(
+	button: ConsoleButton,
+	message: ConsoleMessage,
+	session: ConsoleSession,
+): ButtonInteraction {
+	const { state, methods } = replies(session, () => message);
+	const interaction = {
+		...base(session),
+		type: InteractionType.MessageComponent,
+		customId: button.customId,
+		componentType: ComponentType.Button,
+		message,
+		component: { customId: button.customId, label: button.label, type: ComponentType.Button },
+		isCommand: () => false,
+		isChatInputCommand: () => false,
+		isButton: () => true,
+		isMessageComponent: () => true,
+		async deferUpdate() {
+			if (state.deferred || state.replied)
+				throw new Error('The reply to this interaction has already been sent or deferred.');
+			state.deferred = true;
+			return Promise.resolve(undefined);
+		},
+		async update(payload: unknown) {
+			if (state.deferred || state.replied)
+				throw new Error('The reply to this interaction has already been sent or deferred.');
+			state.replied = true;
+			return Promise.resolve(methods._show(payload, message));
+		},
+	};
+	Object.defineProperties(interaction, Object.getOwnPropertyDescriptors(methods));
+	return interaction as unknown as ButtonInteraction;
+}

@@ -1,0 +1,143 @@
+/**
+ * The local console: reads lines (a terminal or a pipe), runs each slash command through the same router and
+ * handlers as the bot, one at a time and in order, and answers armed buttons from a typed `confirm` / `cancel`.
+ * A trailing `\` continues the line. `help` lists the commands; `exit`, `quit` or end of input stop it.
+ */
+import { createInterface } from 'node:readline';
+import { ApplicationCommandOptionType, type APIApplicationCommandOption } from 'discord.js';
+import type { ButtonHandler, Command, CommandContext } from '../discord/command.js';
+import { createInteractionRouter } from '../discord/router.js';
+import {
+	createConsoleButton,
+	createConsoleCommand,
+	type ConsoleMessage,
+	type ConsoleSession,
+} from './console-interaction.js';
+import { ConsoleLineError, describeOption, parseLine } from './line-parser.js';
+import { buttonWord, type ConsoleButton } from './render.js';
+
+export interface ConsoleOptions {
+	readonly commands: readonly Command[];
+	readonly buttons?: readonly ButtonHandler[];
+	readonly context: CommandContext;
+	readonly input: NodeJS.ReadableStream;
+	readonly write: (text: string) => void;
+	/** Show a prompt (only on a terminal). */
+	readonly prompt: boolean;
+	/** Where charts and other files are written (default data/console-out). */
+	readonly outDir?: string;
+	readonly now?: () => Date;
+}
+
+function optionLines(options: readonly APIApplicationCommandOption[], path: string): string[] {
+	const branches = options.filter(
+		(o) =>
+			o.type === ApplicationCommandOptionType.Subcommand || o.type === ApplicationCommandOptionType.SubcommandGroup,
+	);
+	if (branches.length === 0) {
+		return [`  ${[path, ...options.map(describeOption)].join(' ')}`];
+	}
+	return branches.flatMap((branch) =>
+		optionLines('options' in branch && branch.options ? branch.options : [], `${path} ${branch.name}`),
+	);
+}
+
+/** `help`: every command, its description and its option lines. */
+export function helpText(commands: readonly Command[]): string {
+	const lines = ['Commands (options are name:value, quote values with spaces: results:"1. Alice\\n2. Bob"):'];
+	for (const command of commands) {
+		lines.push(`/${command.data.name} — ${command.data.description}`);
+		lines.push(...optionLines(command.data.options ?? [], `/${command.data.name}`));
+	}
+	lines.push('help · exit · after a message with buttons, type the button ([confirm], [cancel])');
+	return lines.join('\n');
+}
+
+/** Runs until `exit`/`quit` or end of input; resolves with the exit code (0). */
+export async function runConsole(options: ConsoleOptions): Promise<number> {
+	const route = createInteractionRouter({
+		commands: options.commands,
+		buttons: options.buttons,
+		context: options.context,
+	});
+	let counter = 0;
+	let armed: { buttons: readonly ConsoleButton[]; message: ConsoleMessage } | undefined;
+	const session: ConsoleSession = {
+		outDir: options.outDir ?? 'data/console-out',
+		now: options.now ?? (() => new Date()),
+		write: options.write,
+		nextId: () => `${BigInt(Date.now()) * 1000n + BigInt(counter++ % 1000)}`,
+		armButtons: (buttons, message) => {
+			const active = buttons.filter((button) => !button.disabled);
+			armed = active.length > 0 ? { buttons: active, message } : armed?.message === message ? undefined : armed;
+		},
+	};
+	const data = options.commands.map((command) => command.data);
+
+	const press = async (word: string): Promise<boolean> => {
+		const target = word.toLowerCase();
+		const button =
+			armed?.buttons.find((b) => buttonWord(b) === target) ??
+			armed?.buttons.find((b) => b.customId.split(':').slice(1, 2).includes(target));
+		if (!armed || !button) return false;
+		const { message } = armed;
+		armed = undefined; // one press per message, as a clicked Discord button is usually answered by an update
+		await route(createConsoleButton(button, message, session));
+		return true;
+	};
+
+	const handle = async (line: string): Promise<'exit' | undefined> => {
+		const text = line.trim();
+		if (text === '' || text.startsWith('#')) return undefined;
+		if (text === 'exit' || text === 'quit') return 'exit';
+		if (text === 'help' || text === '/help') {
+			options.write(`${helpText(options.commands)}\n`);
+			return undefined;
+		}
+		try {
+			if (!text.startsWith('/') && (await press(text))) return undefined;
+			if (!text.startsWith('/') && armed) {
+				throw new ConsoleLineError(
+					`"${text}" is not a button here: type ${armed.buttons.map((b) => buttonWord(b)).join(' or ')}, or a /command`,
+				);
+			}
+			if (/^[^/\s]+$/.test(text) && !data.some((command) => command.name === text.toLowerCase())) {
+				throw new ConsoleLineError(`no button is waiting for "${text}"; commands start with / (type help)`);
+			}
+			const parsed = parseLine(text, data);
+			await route(createConsoleCommand(parsed, session));
+		} catch (error) {
+			if (!(error instanceof ConsoleLineError)) throw error;
+			options.write(`error: ${error.message}\n`);
+		}
+		return undefined;
+	};
+
+	const rl = createInterface({ input: options.input, terminal: options.prompt, crlfDelay: Infinity });
+	if (options.prompt) {
+		rl.setPrompt('pitwall> ');
+		rl.on('SIGINT', () => rl.close());
+		rl.prompt();
+	}
+	let pending = '';
+	for await (const raw of rl) {
+		if (raw.endsWith('\\') && !raw.endsWith('\\\\')) {
+			pending += `${raw.slice(0, -1)}\n`;
+			if (options.prompt) {
+				rl.setPrompt('...> ');
+				rl.prompt();
+			}
+			continue;
+		}
+		const line = pending + raw;
+		pending = '';
+		if ((await handle(line)) === 'exit') break;
+		if (options.prompt) {
+			rl.setPrompt('pitwall> ');
+			rl.prompt();
+		}
+	}
+	if (pending !== '') await handle(pending);
+	rl.close();
+	return 0;
+}

@@ -1,0 +1,113 @@
+/**
+ * Renders what a handler sends (reply/editReply/followUp/update payloads) as console text: content, embeds as plain
+ * lines, buttons as `[confirm] [cancel]`, and files (charts) written to `outDir` with their paths printed.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ComponentType, MessageFlags, type APIEmbed } from 'discord.js';
+
+/** A button the next typed line may press. */
+export interface ConsoleButton {
+	readonly customId: string;
+	readonly label: string;
+	readonly disabled: boolean;
+}
+
+export interface RenderedMessage {
+	readonly text: string;
+	/** Undefined when the payload did not set components (an edit keeps the previous ones). */
+	readonly buttons: readonly ConsoleButton[] | undefined;
+	readonly files: readonly string[];
+}
+
+export interface RenderOptions {
+	/** Where attachments are written (created on demand). */
+	readonly outDir: string;
+	readonly now: () => Date;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/** Builders (EmbedBuilder, ActionRowBuilder…) and API objects alike, as API JSON. */
+function toJson(value: unknown): Json {
+	if (isObject(value) && typeof value['toJSON'] === 'function') return (value['toJSON'] as () => Json)();
+	return isObject(value) ? value : {};
+}
+
+function embedLines(embed: APIEmbed): string[] {
+	const lines: string[] = [];
+	if (embed.author?.name) lines.push(embed.author.name);
+	if (embed.title) lines.push(`== ${embed.title} ==`);
+	if (embed.url) lines.push(embed.url);
+	if (embed.description) lines.push(embed.description);
+	for (const field of embed.fields ?? []) {
+		if (field.value.includes('\n')) lines.push(`${field.name}:`, ...field.value.split('\n').map((l) => `  ${l}`));
+		else lines.push(`${field.name}: ${field.value}`);
+	}
+	if (embed.image?.url) lines.push(`(image: ${embed.image.url})`);
+	if (embed.footer?.text) lines.push(`-- ${embed.footer.text}`);
+	if (embed.timestamp) lines.push(`-- ${embed.timestamp}`);
+	return lines;
+}
+
+function buttonsOf(components: unknown[]): ConsoleButton[] {
+	const buttons: ConsoleButton[] = [];
+	for (const row of components.map(toJson)) {
+		for (const component of Array.isArray(row['components']) ? row['components'].map(toJson) : []) {
+			if (component['type'] !== ComponentType.Button || typeof component['custom_id'] !== 'string') continue;
+			const label = typeof component['label'] === 'string' ? component['label'] : component['custom_id'];
+			buttons.push({ customId: component['custom_id'], label, disabled: component['disabled'] === true });
+		}
+	}
+	return buttons;
+}
+
+/** The word a button answers to: its label in lower case with spaces as dashes (`Confirm` → `confirm`). */
+export const buttonWord = (button: ConsoleButton): string => button.label.trim().toLowerCase().replace(/\s+/g, '-');
+
+function fileOf(file: unknown, index: number): { name: string; data: Buffer | string | undefined } {
+	if (Buffer.isBuffer(file)) return { name: `file-${index}`, data: file };
+	if (typeof file === 'string') return { name: basename(file), data: undefined };
+	const json = isObject(file) ? file : {};
+	const data = json['attachment'] ?? json['data'];
+	const name = typeof json['name'] === 'string' ? json['name'] : `file-${index}`;
+	if (Buffer.isBuffer(data) || typeof data === 'string') return { name, data };
+	if (data instanceof Uint8Array) return { name, data: Buffer.from(data) };
+	return { name, data: undefined };
+}
+
+/** Writes one message's files and returns its text. Never throws for an odd payload: it prints what it can. */
+export function renderMessage(payload: unknown, options: RenderOptions): RenderedMessage {
+	const body: Json = typeof payload === 'string' ? { content: payload } : isObject(payload) ? payload : {};
+	const lines: string[] = [];
+	const flags = typeof body['flags'] === 'number' ? body['flags'] : 0;
+	if (flags & MessageFlags.Ephemeral) lines.push('(only you can see this)');
+	if (typeof body['content'] === 'string' && body['content'] !== '') lines.push(body['content']);
+	for (const embed of Array.isArray(body['embeds']) ? body['embeds'] : []) {
+		lines.push(...embedLines(toJson(embed)));
+	}
+	const files: string[] = [];
+	const given = Array.isArray(body['files']) ? body['files'] : [];
+	given.forEach((file, index) => {
+		const { name, data } = fileOf(file, index);
+		if (data === undefined || typeof data === 'string') {
+			lines.push(`(file ${name}${typeof data === 'string' ? `: ${data}` : ''})`);
+			return;
+		}
+		mkdirSync(options.outDir, { recursive: true });
+		const stamp = options.now().toISOString().replace(/[:.]/g, '-');
+		const path = join(options.outDir, `${stamp}-${name.replace(/[^\w.-]+/g, '_')}`);
+		writeFileSync(path, data);
+		files.push(path);
+		lines.push(`file written: ${path}`);
+	});
+	let buttons: ConsoleButton[] | undefined;
+	if (Array.isArray(body['components'])) {
+		buttons = buttonsOf(body['components']);
+		const active = buttons.filter((button) => !button.disabled);
+		if (active.length > 0) lines.push(`${active.map((b) => `[${buttonWord(b)}]`).join(' ')}  (type one to press it)`);
+	}
+	return { text: lines.join('\n'), buttons, files };
+}

@@ -1,0 +1,64 @@
+/**
+ * `npm start` without DISCORD_TOKEN: opens the store at STORE_URL (default sqlite://data/pitwall.sqlite), fills the
+ * sample league on first run, then runs the console on stdin/stdout with the bot's own registry and router.
+ * Messages about the console itself go to stderr, so stdout carries only the answers.
+ */
+import { ConfigError, parseLocalConfig, type LocalConfig } from '../config.js';
+import type { ButtonHandler, Command, CommandContext } from '../discord/command.js';
+import { createLogger, type Logger } from '../logger.js';
+import type { LeagueRepository } from '../storage/ports.js';
+import { createLeagueRepository } from '../storage/league-repository.js';
+import { openStore } from '../storage/store-url.js';
+import { CONSOLE_GUILD_ID } from './console-interaction.js';
+import { runConsole } from './console-loop.js';
+import { ensureSampleLeague } from './sample-league.js';
+
+export interface StartConsoleOptions {
+	readonly commands: readonly Command[];
+	readonly buttons?: readonly ButtonHandler[];
+	/** The handlers' context over the console's repository (the same services the bot builds). */
+	readonly context: (repo: LeagueRepository, log: Logger) => CommandContext;
+	readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export async function startConsole(options: StartConsoleOptions): Promise<number> {
+	const err = (text: string) => void process.stderr.write(text);
+	let config: LocalConfig;
+	try {
+		// The console is quiet by default: warnings and errors only, unless LOG_LEVEL is set.
+		const env = options.env ?? process.env;
+		config = parseLocalConfig({ ...env, LOG_LEVEL: env['LOG_LEVEL'] ?? 'warn' });
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		err(`pitwall: ${error.message}\n`);
+		return 2;
+	}
+	const log = createLogger({
+		level: config.LOG_LEVEL,
+		pretty: process.stderr.isTTY,
+		write: (line) => err(`${line}\n`),
+	});
+	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
+	const repo = createLeagueRepository(store);
+	try {
+		const seeded = await ensureSampleLeague(repo, CONSOLE_GUILD_ID);
+		if (seeded.races > 0) {
+			err(
+				`pitwall: first run: created league "${seeded.league.config.name}" with ${seeded.races} races from ` +
+					`data/sample-league.csv in ${(seeded.ms / 1000).toFixed(1)} s (${config.STORE_URL})\n`,
+			);
+		}
+		const interactive = process.stdin.isTTY === true;
+		if (interactive) err('Type help for the commands, exit to leave.\n');
+		return await runConsole({
+			commands: options.commands,
+			buttons: options.buttons,
+			context: options.context(repo, log),
+			input: process.stdin,
+			write: (text) => void process.stdout.write(text),
+			prompt: interactive,
+		});
+	} finally {
+		await repo.close();
+	}
+}

@@ -1,0 +1,116 @@
+import { ApplicationCommandOptionType as T, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { ConsoleLineError, parseLine, tokenizeLine } from '../../src/console/line-parser.js';
+
+const commands = [
+	{ name: 'about', description: 'x' },
+	{
+		name: 'race',
+		description: 'x',
+		options: [
+			{
+				type: T.Subcommand,
+				name: 'submit',
+				description: 'x',
+				options: [
+					{ type: T.String, name: 'results', description: 'x', required: true },
+					{ type: T.Attachment, name: 'file', description: 'x' },
+				],
+			},
+			{
+				type: T.SubcommandGroup,
+				name: 'admin',
+				description: 'x',
+				options: [
+					{
+						type: T.Subcommand,
+						name: 'void',
+						description: 'x',
+						options: [{ type: T.Integer, name: 'race', description: 'x', required: true, min_value: 1 }],
+					},
+				],
+			},
+		],
+	},
+	{
+		name: 'rating',
+		description: 'x',
+		options: [
+			{ type: T.String, name: 'player', description: 'x' },
+			{ type: T.User, name: 'user', description: 'x' },
+			{ type: T.Number, name: 'k', description: 'x' },
+			{ type: T.Boolean, name: 'chart', description: 'x' },
+			{ type: T.String, name: 'system', description: 'x', choices: [{ name: 'Folyami', value: 'folyami' }] },
+		],
+	},
+] as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody[];
+
+const fails = (line: string, message: RegExp) => expect(() => parseLine(line, commands)).toThrow(message);
+
+describe('console line parser', () => {
+	it('reads a command with a subcommand and a quoted value with escapes', () => {
+		expect(parseLine('/race submit results:"1. Alice\\n2. Bob"', commands)).toEqual({
+			name: 'race',
+			group: undefined,
+			subcommand: 'submit',
+			options: [{ name: 'results', type: T.String, value: '1. Alice\n2. Bob' }],
+		});
+	});
+
+	it('reads a subcommand group and types an integer', () => {
+		const parsed = parseLine('/race admin void race:12', commands);
+		expect(parsed).toMatchObject({ group: 'admin', subcommand: 'void', options: [{ name: 'race', value: 12 }] });
+	});
+
+	it('types strings, users, numbers, booleans and choices', () => {
+		const parsed = parseLine("rating player:'Zak McKracken' user:@Alice k:2.5 chart:yes system:Folyami", commands);
+		expect(parsed.options.map((o) => o.value)).toEqual([
+			'Zak McKracken',
+			{ kind: 'user', name: 'Alice' },
+			2.5,
+			true,
+			'folyami',
+		]);
+		expect(parseLine('/rating user:123456789012345678', commands).options[0]?.value).toEqual({
+			kind: 'user',
+			id: '123456789012345678',
+		});
+	});
+
+	it('reads an attachment as a local path, with or without file:', () => {
+		expect(parseLine('/race submit results:x file:file:data/a.csv', commands).options[1]?.value).toEqual({
+			kind: 'file',
+			path: 'data/a.csv',
+		});
+		expect(parseLine('/race submit results:x file:data/b.csv', commands).options[1]?.value).toEqual({
+			kind: 'file',
+			path: 'data/b.csv',
+		});
+	});
+
+	it('keeps newlines of a continued line inside quotes', () => {
+		expect(tokenizeLine('results:"1. A\n2. B" x:y')).toEqual([
+			{ key: 'results', value: '1. A\n2. B' },
+			{ key: 'x', value: 'y' },
+		]);
+	});
+
+	it('explains every kind of bad line', () => {
+		fails('/nope', /unknown command \/nope \(known: about, race, rating\)/);
+		fails('/race', /\/race needs a subcommand: submit, admin/);
+		fails('/race fly', /unknown subcommand \/race fly/);
+		fails('/race submit', /\/race submit needs results:<text>/);
+		fails('/race submit results:x colour:red', /unknown option colour for \/race submit/);
+		fails('/race submit results:x results:y', /given twice/);
+		fails('/race submit results:"1. Alice', /unbalanced quote/);
+		fails('/race admin void race:1.5', /option race expects integer, got "1.5"/);
+		fails('/race admin void race:0', /at least 1/);
+		fails('/rating k:fast', /option k expects number/);
+		fails('/rating chart:maybe', /option chart expects true\/false/);
+		fails('/rating user:Alice', /option user expects @name or user id/);
+		fails('/rating system:elo', /must be one of folyami/);
+		fails('/about extra', /\/about takes no options/);
+		fails('player:x', /expected a command name/);
+		expect(() => parseLine('/nope', commands)).toThrow(ConsoleLineError);
+	});
+});
