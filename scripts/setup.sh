@@ -2,7 +2,7 @@
 # One idempotent set-up step shared by `npm start` and `npm test` (README quick start).
 # 1. Debian packages that the native modules need to build from source (canvas, sqlite3) and a font for
 #    chart text: installed only when one is missing.
-# 2. `npm ci` only when node_modules is missing or older than package-lock.json (stamp file).
+# 2. `npm ci` only when node_modules is missing or was installed from another package-lock.json (stamp file).
 # Native builds use Node's headers from Debian (/usr/include/node): the prebuilt and header downloads fail here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,8 @@ fi
 
 export npm_config_nodedir=/usr
 stamp=node_modules/.pitwall-setup-stamp
-lock_hash=$(sha256sum package-lock.json package.json | sha256sum | cut -d' ' -f1)
+# The lock file decides what `npm ci` installs (a script edit in package.json must not reinstall everything).
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
 	echo "setup: installing npm dependencies (first run builds sqlite3 and canvas from source, about 2 minutes)" >&2
 	npm ci --no-audit --no-fund --loglevel=error >&2
