@@ -4,8 +4,15 @@
  */
 import type { ButtonHandler, Command } from '../src/discord/command.js';
 import about from './about.js';
+import leaderboard from './leaderboard.js';
+import league from './league.js';
+import odds from './odds.js';
+import player from './player.js';
+import race from './race.js';
+import { raceButtons } from './race/buttons.js';
+import rating from './rating.js';
 
-export const commands: readonly Command[] = [about];
+export const commands: readonly Command[] = [about, league, race, rating, odds, leaderboard, player];
 
 /** Button handlers, routed by customId prefix. */
-export const buttons: readonly ButtonHandler[] = [];
+export const buttons: readonly ButtonHandler[] = [raceButtons];

@@ -21,15 +21,24 @@ async function runBot(): Promise<number> {
 		level: config.LOG_LEVEL,
 		pretty: config.NODE_ENV === 'development' && process.stdout.isTTY,
 	});
-	const [{ startBot }, { commands, buttons }] = await Promise.all([
-		import('./discord/client.js'),
-		import('../commands/index.js'),
-	]);
-	const client = await startBot({ config, context: { log }, commands, buttons });
+	const [{ startBot }, { commands, buttons }, { openStore }, { createLeagueRepository }, { createServices }] =
+		await Promise.all([
+			import('./discord/client.js'),
+			import('../commands/index.js'),
+			import('./storage/store-url.js'),
+			import('./storage/league-repository.js'),
+			import('./services/index.js'),
+		]);
+	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
+	const repo = createLeagueRepository(store);
+	const client = await startBot({ config, context: { log, services: createServices(repo) }, commands, buttons });
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(signal, () => {
 			log.info({ signal }, 'shutting down');
-			void client.destroy().finally(() => process.exit(0));
+			void client
+				.destroy()
+				.then(() => repo.close())
+				.finally(() => process.exit(0));
 		});
 	}
 	return 0;
@@ -41,11 +50,12 @@ async function runLocal(argv: readonly string[]): Promise<number> {
 		'pitwall: no DISCORD_TOKEN set, so running the local console (type help; the demo is `npm run pitwall demo`).\n' +
 			'To run the bot, set DISCORD_TOKEN and DISCORD_APP_ID (see .env.example).\n',
 	);
-	const [{ startConsole }, { commands, buttons }] = await Promise.all([
+	const [{ startConsole }, { commands, buttons }, { createServices }] = await Promise.all([
 		import('./console/start-console.js'),
 		import('../commands/index.js'),
+		import('./services/index.js'),
 	]);
-	return startConsole({ commands, buttons, context: (_repo, log) => ({ log }) });
+	return startConsole({ commands, buttons, context: (repo, log) => ({ log, services: createServices(repo) }) });
 }
 
 loadDotEnv();

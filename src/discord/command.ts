@@ -12,6 +12,7 @@ import type {
 	RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Logger } from '../logger.js';
+import type { Services } from '../services/index.js';
 
 /** How the router acknowledges before calling `execute`: a "thinking…" only the user sees, a public one, or none. */
 export type DeferMode = 'ephemeral' | 'public' | 'none';
@@ -20,6 +21,11 @@ export type DeferMode = 'ephemeral' | 'public' | 'none';
 export interface CommandContext {
 	/** Bound to the interaction (interactionId, cmd, guildId, userId). */
 	readonly log: Logger;
+	/**
+	 * The league services (src/services/). Optional only so that router and console tests with stub commands can
+	 * run without a store; league commands read it through `servicesOf` (commands/shared.ts).
+	 */
+	readonly services?: Services | undefined;
 }
 
 export interface Command {

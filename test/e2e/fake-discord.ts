@@ -127,7 +127,9 @@ export class FakeDiscord {
 
 	private commandData(name: string, options: readonly RawOption[]): Json {
 		const attachments: Record<string, Json> = {};
-		for (const option of options) {
+		// Attachment options may sit inside a subcommand (or group): look at every level.
+		const flatten = (list: readonly RawOption[]): RawOption[] => list.flatMap((o) => [o, ...flatten(o.options ?? [])]);
+		for (const option of flatten(options)) {
 			if (option.type !== ATTACHMENT_OPTION) continue;
 			const [id, filename] =
 				[...this.files.keys()].find((key) => key.startsWith(`${String(option.value)}/`))?.split('/') ?? [];

@@ -1,0 +1,93 @@
+/** `/player link|rename|merge` (organizers). */
+import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { UserFacingError } from '../src/discord/errors.js';
+import { answer } from '../src/discord/reply.js';
+import { actorOf, completeCommon, esc, leagueOption, servicesOf } from './shared.js';
+
+const { Subcommand, String: Text, User } = ApplicationCommandOptionType;
+
+const playerOption = (name: string, description: string) =>
+	({ type: Text, name, description, required: true, autocomplete: true, max_length: 100 }) as const;
+
+const data = {
+	name: 'player',
+	description: 'Link, rename and merge players (organizers)',
+	options: [
+		{
+			type: Subcommand,
+			name: 'link',
+			description: 'Link a player to a Discord user, so /rating finds them',
+			options: [
+				playerOption('player', 'The player'),
+				{ type: User, name: 'user', description: 'The Discord user (default: you)' },
+				leagueOption,
+			],
+		},
+		{
+			type: Subcommand,
+			name: 'rename',
+			description: 'Rename a player (the old name stays an alias)',
+			options: [
+				playerOption('player', 'The player'),
+				{ type: Text, name: 'name', description: 'The new name', required: true, max_length: 64 },
+				leagueOption,
+			],
+		},
+		{
+			type: Subcommand,
+			name: 'merge',
+			description: 'Merge a duplicate player into another (ratings are replayed)',
+			options: [
+				playerOption('from', 'The duplicate, merged away'),
+				playerOption('into', 'The player kept'),
+				leagueOption,
+			],
+		},
+	],
+} as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export default {
+	data,
+	defer: 'none',
+	async execute(interaction, ctx) {
+		const { players } = servicesOf(ctx);
+		const actor = actorOf(interaction);
+		const o = interaction.options;
+		const league = o.getString('league') ?? undefined;
+		let content: string;
+		switch (o.getSubcommand()) {
+			case 'link': {
+				const r = await players.link(actor, {
+					league,
+					player: o.getString('player', true),
+					user: o.getUser('user')?.id,
+				});
+				content = `Linked **${esc(r.player.name)}** to <@${r.player.user}>.`;
+				break;
+			}
+			case 'rename': {
+				const r = await players.rename(actor, {
+					league,
+					player: o.getString('player', true),
+					name: o.getString('name', true),
+				});
+				content = `Renamed to **${esc(r.player.name)}** (aliases: ${r.player.aliases.map(esc).join(', ') || 'none'}).`;
+				break;
+			}
+			case 'merge': {
+				const r = await players.merge(actor, {
+					league,
+					from: o.getString('from', true),
+					into: o.getString('into', true),
+				});
+				content = `Merged **${esc(r.from?.name ?? '')}** into **${esc(r.player.name)}**; ratings were replayed.`;
+				break;
+			}
+			default:
+				throw new UserFacingError('unknown-command', 'This command is not available any more.');
+		}
+		await answer(interaction, { content }, { ephemeral: false });
+	},
+	autocomplete: completeCommon,
+} satisfies Command;

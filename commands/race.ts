@@ -1,0 +1,87 @@
+/**
+ * `/race submit|void|edit|show|list`. Submit, void and edit are for organizers (Manage Server or the league's
+ * organizer role), checked by the race service. Submit answers with an ephemeral preview and Confirm / Cancel
+ * buttons (commands/race/buttons.ts); only Confirm stores the race.
+ */
+import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { UserFacingError } from '../src/discord/errors.js';
+import { editRace, listRaces, showRace, voidRace } from './race/manage.js';
+import { submit } from './race/submit.js';
+import { completeCommon, leagueOption, pageOption, raceOption } from './shared.js';
+
+const { Subcommand, String: Text, Attachment } = ApplicationCommandOptionType;
+
+const reasonOption = {
+	type: Text,
+	name: 'reason',
+	description: 'Why (kept in the race history)',
+	required: true,
+	max_length: 500,
+} as const;
+
+const data = {
+	name: 'race',
+	description: 'Submit, correct and browse race results',
+	options: [
+		{
+			type: Subcommand,
+			name: 'submit',
+			description: 'Submit a race result (organizers): preview first, stored on Confirm',
+			options: [
+				{
+					type: Text,
+					name: 'results',
+					description: 'Scoreboard: "1. Alice 1:23.456; 2. Bob; Carol DNF" (ignored when a file is attached)',
+					required: true,
+					max_length: 6000,
+				},
+				leagueOption,
+				{
+					type: Attachment,
+					name: 'file',
+					description: 'CSV scoreboard (player,position[,time,status]), at most 256 KiB',
+				},
+				{ type: Text, name: 'date', description: 'Race date, YYYY-MM-DD', max_length: 10 },
+				{ type: Text, name: 'name', description: 'Race name, shown in the preview', max_length: 100 },
+			],
+		},
+		{
+			type: Subcommand,
+			name: 'void',
+			description: 'Void a race (organizers): it stops counting, ratings are replayed',
+			options: [raceOption, reasonOption],
+		},
+		{
+			type: Subcommand,
+			name: 'edit',
+			description: 'Replace the results of a race (organizers): ratings are replayed',
+			options: [
+				raceOption,
+				{ type: Text, name: 'results', description: 'The corrected scoreboard', required: true, max_length: 6000 },
+				reasonOption,
+			],
+		},
+		{ type: Subcommand, name: 'show', description: 'Show one race with its history', options: [raceOption] },
+		{
+			type: Subcommand,
+			name: 'list',
+			description: 'List the races of a league, newest first',
+			options: [leagueOption, pageOption],
+		},
+	],
+} as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+const handlers = { submit, void: voidRace, edit: editRace, show: showRace, list: listRaces } as const;
+
+export default {
+	data,
+	defer: 'none',
+	async execute(interaction, ctx) {
+		const sub = interaction.options.getSubcommand();
+		const handler = Object.hasOwn(handlers, sub) ? handlers[sub as keyof typeof handlers] : undefined;
+		if (!handler) throw new UserFacingError('unknown-command', 'This command is not available any more.');
+		await handler(interaction, ctx);
+	},
+	autocomplete: completeCommon,
+} satisfies Command;

@@ -1,0 +1,42 @@
+/** The Confirm / Cancel buttons of a race preview: `race:confirm:<preview id>`, `race:cancel:<preview id>`. */
+import type { ButtonHandler } from '../../src/discord/command.js';
+import { UserFacingError } from '../../src/discord/errors.js';
+import { NO_MENTIONS } from '../../src/discord/reply.js';
+import { actorOf, clip, esc, servicesOf } from '../shared.js';
+import { previewLine } from './format.js';
+
+export const raceButtons = {
+	prefix: 'race',
+	defer: 'update',
+	async execute(interaction, args, ctx) {
+		const { races } = servicesOf(ctx);
+		const [action, id = ''] = args;
+		const actor = actorOf(interaction);
+		if (action === 'cancel') {
+			await races.cancel(actor, id);
+			await interaction.editReply({
+				content: 'Cancelled: nothing was stored.',
+				components: [],
+				allowedMentions: NO_MENTIONS,
+			});
+			return;
+		}
+		if (action !== 'confirm') throw new UserFacingError('unknown-button', 'This button is no longer active.');
+		const stored = await races.confirm(actor, id);
+		const news = stored.newPlayers.length > 0 ? `\nNew players: ${stored.newPlayers.map(esc).join(', ')}.` : '';
+		await interaction.editReply({
+			content: clip(`Stored as **${stored.race}** in **${esc(stored.league.config.name)}**.${news}`),
+			components: [],
+			allowedMentions: NO_MENTIONS,
+		});
+		const lines = stored.preview.lines.map(previewLine);
+		await interaction.followUp({
+			content: clip(
+				[`**${stored.race}** in **${esc(stored.league.config.name)}** (\`${stored.preview.system}\`):`, ...lines].join(
+					'\n',
+				),
+			),
+			allowedMentions: NO_MENTIONS,
+		});
+	},
+} satisfies ButtonHandler;

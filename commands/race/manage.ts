@@ -1,0 +1,57 @@
+/** `/race void`, `/race edit`, `/race show`, `/race list`. */
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { CommandContext } from '../../src/discord/command.js';
+import { answer } from '../../src/discord/reply.js';
+import { actorOf, clip, esc, servicesOf } from '../shared.js';
+import { raceHeader, raceText } from './format.js';
+import { resultsText } from './submit.js';
+
+export async function voidRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const view = await servicesOf(ctx).races.void(
+		actorOf(interaction),
+		interaction.options.getString('race', true),
+		interaction.options.getString('reason', true),
+	);
+	await answer(
+		interaction,
+		{ content: `Voided. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}` },
+		{ ephemeral: false },
+	);
+}
+
+export async function editRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const { view, warnings } = await servicesOf(ctx).races.edit(
+		actorOf(interaction),
+		interaction.options.getString('race', true),
+		resultsText(interaction.options.getString('results', true)),
+		interaction.options.getString('reason', true),
+	);
+	const check = warnings.length > 0 ? `\n**Check:**\n${warnings.map((w) => `- ${esc(w)}`).join('\n')}` : '';
+	await answer(
+		interaction,
+		{ content: clip(`Edited. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}${check}`) },
+		{ ephemeral: false },
+	);
+}
+
+export async function showRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const view = await servicesOf(ctx).races.show(actorOf(interaction), interaction.options.getString('race', true));
+	await answer(interaction, { content: raceText(view) }, { ephemeral: false });
+}
+
+export async function listRaces(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const page = await servicesOf(ctx).races.list(
+		actorOf(interaction),
+		interaction.options.getString('league') ?? undefined,
+		interaction.options.getInteger('page') ?? 1,
+	);
+	const name = esc(page.league.config.name);
+	const lines =
+		page.total === 0
+			? [`No races in **${name}** yet: an organizer can submit one with /race submit.`]
+			: [
+					`**Races of ${name}** (page ${page.page}/${page.pages}, ${page.total} in all, newest first)`,
+					...page.races.map((r) => `${raceHeader(r, page.league.config.name)} · ${r.entries.length} racers`),
+				];
+	await answer(interaction, { content: clip(lines.join('\n')) }, { ephemeral: false });
+}

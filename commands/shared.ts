@@ -1,0 +1,91 @@
+/** What the league commands share: services from the context, the member as an Actor, common options, formatting. */
+import {
+	ApplicationCommandOptionType,
+	type APIApplicationCommandBasicOption,
+	type AutocompleteInteraction,
+} from 'discord.js';
+import type { CommandContext } from '../src/discord/command.js';
+import { escapeForDiscord } from '../src/league/discord-escape.js';
+import { systems } from '../src/ratings/index.js';
+import type { Services } from '../src/services/index.js';
+import type { Choice } from '../src/services/autocomplete.js';
+import { actorOf } from '../src/discord/actor.js';
+
+export { actorOf };
+
+export function servicesOf(ctx: CommandContext): Services {
+	if (ctx.services === undefined) throw new Error('league services are not wired into the command context');
+	return ctx.services;
+}
+
+/** Escape user text (names, reasons) for Discord markdown: never a mention, never formatting. */
+export const esc = escapeForDiscord;
+
+export const leagueOption = {
+	type: ApplicationCommandOptionType.String,
+	name: 'league',
+	description: 'League name (default: the server’s only league)',
+	autocomplete: true,
+	max_length: 64,
+} as const satisfies APIApplicationCommandBasicOption;
+
+export const systemOption = {
+	type: ApplicationCommandOptionType.String,
+	name: 'system',
+	description: 'Rating system (default: the league’s headline system)',
+	choices: Object.keys(systems).map((id) => ({ name: id, value: id })),
+} as const satisfies APIApplicationCommandBasicOption;
+
+export const pageOption = {
+	type: ApplicationCommandOptionType.Integer,
+	name: 'page',
+	description: 'Page number (default 1)',
+	min_value: 1,
+} as const satisfies APIApplicationCommandBasicOption;
+
+export const raceOption = {
+	type: ApplicationCommandOptionType.String,
+	name: 'race',
+	description: 'Race id, e.g. R3',
+	required: true,
+	autocomplete: true,
+	max_length: 100,
+} as const satisfies APIApplicationCommandBasicOption;
+
+/** Answers the focused league, player or race option; anything else gets no choices. */
+export async function completeCommon(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
+	const { autocomplete } = servicesOf(ctx);
+	const actor = actorOf(interaction);
+	const focused = interaction.options.getFocused(true);
+	const typed = String(focused.value);
+	const league = focused.name === 'league' ? undefined : (interaction.options.getString('league') ?? undefined);
+	let choices: Choice[] = [];
+	if (focused.name === 'league') choices = await autocomplete.leagues(actor, typed);
+	else if (focused.name === 'race') choices = await autocomplete.races(actor, league, typed);
+	else if (['player', 'from', 'into'].includes(focused.name))
+		choices = await autocomplete.players(actor, league, typed);
+	else if (focused.name === 'players') {
+		// A comma-separated field: complete the last name, keeping the ones before it.
+		const cut = typed.lastIndexOf(',');
+		const head = cut === -1 ? '' : `${typed.slice(0, cut + 1).trimEnd()} `;
+		const last = typed.slice(cut + 1).trim();
+		choices = (await autocomplete.players(actor, league, last))
+			.map((c) => ({ name: `${head}${c.value}`, value: `${head}${c.value}` }))
+			.filter((c) => c.value.length <= 100);
+	}
+	await interaction.respond(choices.map((c) => ({ name: c.name, value: c.value })));
+}
+
+// ---- number formatting (one place, so tests can format expected values the same way) --------------------------
+
+export const fmtRating = (x: number): string => x.toFixed(1);
+export const fmtDelta = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
+export const fmtPct = (p: number): string => `${(p * 100).toFixed(1)}%`;
+export const fmtPosition = (x: number): string => x.toFixed(2);
+
+/** Keep a message under Discord's 2,000 characters, saying what was cut. */
+export function clip(text: string, max = 2000): string {
+	if (text.length <= max) return text;
+	const note = '\n…(truncated)';
+	return text.slice(0, max - note.length) + note;
+}

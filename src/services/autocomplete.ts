@@ -1,0 +1,76 @@
+import { nameKey } from '../league/race-log-checks.js';
+import type { LeagueRepository } from '../storage/ports.js';
+import type { Actor } from './actor.js';
+import type { LeagueService } from './league-service.js';
+
+/** Autocomplete choices (Discord allows 25): prefix matches first, then substring matches, case-insensitive. */
+
+export const MAX_CHOICES = 25;
+
+export interface Choice {
+	readonly name: string;
+	readonly value: string;
+}
+
+export function rankChoices(typed: string, choices: readonly Choice[]): Choice[] {
+	const key = nameKey(typed);
+	const prefix: Choice[] = [];
+	const inside: Choice[] = [];
+	const seen = new Set<string>();
+	for (const choice of choices) {
+		if (seen.has(choice.value)) continue;
+		const k = nameKey(choice.name);
+		if (k.startsWith(key)) prefix.push(choice);
+		else if (k.includes(key)) inside.push(choice);
+		else continue;
+		seen.add(choice.value);
+	}
+	const clip = (s: string) => (s.length > 100 ? `${s.slice(0, 99)}…` : s);
+	return [...prefix, ...inside]
+		.slice(0, MAX_CHOICES)
+		.map((c) => ({ name: clip(c.name), value: c.value.slice(0, 100) }));
+}
+
+export interface AutocompleteService {
+	leagues(actor: Actor, typed: string): Promise<Choice[]>;
+	players(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
+	races(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
+}
+
+export function createAutocompleteService(repo: LeagueRepository, leagues: LeagueService): AutocompleteService {
+	/** Autocomplete never fails loudly: an unresolvable league gives no choices. */
+	const leagueOf = (actor: Actor, ref: string | undefined) => leagues.resolve(actor, ref).catch(() => undefined);
+	return {
+		async leagues(actor, typed) {
+			if (actor.guildId === undefined) return [];
+			const all = await leagues.list(actor.guildId);
+			return rankChoices(
+				typed,
+				all.map((l) => ({ name: l.config.name, value: l.config.name })),
+			);
+		},
+		async players(actor, leagueRef, typed) {
+			const league = await leagueOf(actor, leagueRef);
+			if (!league) return [];
+			const state = await repo.loadState(league.id);
+			const choices = state
+				.players()
+				.flatMap((p) => [
+					{ name: p.name, value: p.name },
+					...p.aliases.map((a) => ({ name: `${a} (${p.name})`, value: p.name })),
+				]);
+			return rankChoices(typed, choices);
+		},
+		async races(actor, leagueRef, typed) {
+			const league = await leagueOf(actor, leagueRef);
+			if (!league) return [];
+			const state = await repo.loadState(league.id);
+			const several = actor.guildId !== undefined && (await leagues.list(actor.guildId)).length > 1;
+			const choices = [...state.races()].reverse().map((r) => ({
+				name: `${r.id}${r.date ? ` ${r.date}` : ''}${r.status === 'voided' ? ' (voided)' : ''} · ${r.entries.length} racers`,
+				value: several ? `${league.config.name}/${r.id}` : r.id,
+			}));
+			return rankChoices(typed, choices);
+		},
+	};
+}

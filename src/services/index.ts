@@ -1,0 +1,34 @@
+import type { LeagueRepository } from '../storage/ports.js';
+import { createAutocompleteService, type AutocompleteService } from './autocomplete.js';
+import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
+import { createLeagueService, type LeagueService } from './league-service.js';
+import { createOddsService, type OddsService } from './odds-service.js';
+import { createPlayerService, type PlayerService } from './player-service.js';
+import { createRaceService, type RaceService, type RaceServiceOptions } from './race-service.js';
+import { createRatingService, type RatingService } from './rating-service.js';
+
+/** Every service over one repository: what the router hands each command in its context. */
+export interface Services {
+	readonly leagues: LeagueService;
+	readonly races: RaceService;
+	readonly ratings: RatingService;
+	readonly odds: OddsService;
+	readonly leaderboard: LeaderboardService;
+	readonly players: PlayerService;
+	readonly autocomplete: AutocompleteService;
+}
+
+export function createServices(repo: LeagueRepository, options: RaceServiceOptions = {}): Services {
+	const leagues = createLeagueService(repo);
+	return {
+		leagues,
+		races: createRaceService(repo, leagues, options),
+		ratings: createRatingService(repo, leagues),
+		odds: createOddsService(repo, leagues),
+		leaderboard: createLeaderboardService(repo, leagues),
+		players: createPlayerService(repo, leagues),
+		autocomplete: createAutocompleteService(repo, leagues),
+	};
+}
+
+export type { Actor } from './actor.js';

@@ -1,0 +1,51 @@
+import type { Standing } from '../league/replay.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import type { Actor } from './actor.js';
+import { refused } from './errors.js';
+import type { LeagueService } from './league-service.js';
+import { checkSystemOption } from './rating-service.js';
+
+/** `/leaderboard`: the standings of one system, a page at a time. */
+
+export const LEADERBOARD_PAGE_SIZE = 15;
+
+export interface LeaderboardPage {
+	readonly league: LeagueInfo;
+	readonly system: string;
+	readonly page: number;
+	readonly pages: number;
+	readonly total: number;
+	/** Rows of this page with their 1-based rank. */
+	readonly rows: readonly (Standing & { readonly name: string; readonly rank: number })[];
+}
+
+export interface LeaderboardService {
+	page(
+		actor: Actor,
+		input: { system?: string | undefined; league?: string | undefined; page?: number | undefined },
+	): Promise<LeaderboardPage>;
+}
+
+export function createLeaderboardService(repo: LeagueRepository, leagues: LeagueService): LeaderboardService {
+	return {
+		async page(actor, input) {
+			const league = await leagues.resolve(actor, input.league);
+			const system = checkSystemOption(input.system, league.config.headline);
+			const view = await repo.ratingsAt(league.id, system);
+			const total = view.standings.length;
+			const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
+			const page = input.page ?? 1;
+			if (!Number.isInteger(page) || page < 1 || page > pages) {
+				throw refused(
+					'bad-page',
+					`The leaderboard has ${pages} page${pages === 1 ? '' : 's'}: choose a page from 1 to ${pages}.`,
+				);
+			}
+			const start = (page - 1) * LEADERBOARD_PAGE_SIZE;
+			const rows = view.standings
+				.slice(start, start + LEADERBOARD_PAGE_SIZE)
+				.map((row, i) => ({ ...row, rank: start + i + 1 }));
+			return { league, system, page, pages, total, rows };
+		},
+	};
+}

@@ -1,0 +1,149 @@
+import type { LeagueConfig } from '../league/league-events.js';
+import { escapeForDiscord } from '../league/discord-escape.js';
+import { nameKey } from '../league/race-log-checks.js';
+import { isSystemId, systems } from '../ratings/index.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { requireGuild, requireOrganizer, type Actor } from './actor.js';
+import { refuse, refused } from './errors.js';
+
+/** Leagues of a server: create, configure, describe, list, and find the one a command means. */
+
+export interface CreateLeagueInput {
+	readonly name: string;
+	readonly headline?: string | undefined;
+	readonly timezone?: string | undefined;
+	readonly organizerRole?: string | undefined;
+	readonly rankingChannel?: string | undefined;
+}
+
+export interface ConfigureLeagueInput {
+	readonly headline?: string | undefined;
+	readonly timezone?: string | undefined;
+	readonly organizerRole?: string | undefined;
+	readonly rankingChannel?: string | undefined;
+	readonly reset?: 'yearly' | 'none' | undefined;
+}
+
+export interface LeagueSummary {
+	readonly info: LeagueInfo;
+	readonly players: number;
+	readonly races: number;
+	readonly voided: number;
+}
+
+export interface LeagueService {
+	create(actor: Actor, input: CreateLeagueInput): Promise<LeagueInfo>;
+	configure(actor: Actor, league: string | undefined, input: ConfigureLeagueInput): Promise<LeagueInfo>;
+	info(actor: Actor, league: string | undefined): Promise<LeagueSummary>;
+	list(guildId: string): Promise<LeagueInfo[]>;
+	/** The league a command means: by name (or id) when given, else the server's only league. */
+	resolve(actor: Actor, league: string | undefined): Promise<LeagueInfo>;
+}
+
+export const DEFAULT_HEADLINE = 'folyami';
+export const DEFAULT_TIMEZONE = 'UTC';
+
+function checkTimezone(timezone: string): string {
+	try {
+		new Intl.DateTimeFormat('en', { timeZone: timezone });
+		return timezone;
+	} catch {
+		throw refused(
+			'bad-timezone',
+			`"${escapeForDiscord(timezone)}" is not an IANA time zone (e.g. Europe/Budapest, UTC).`,
+		);
+	}
+}
+
+function checkSystem(system: string): string {
+	if (!isSystemId(system)) {
+		throw refused(
+			'unknown-system',
+			`Unknown rating system "${escapeForDiscord(system)}"; known: ${Object.keys(systems).join(', ')}.`,
+		);
+	}
+	return system;
+}
+
+export function createLeagueService(repo: LeagueRepository): LeagueService {
+	const resolve = async (actor: Actor, league: string | undefined): Promise<LeagueInfo> => {
+		const guildId = requireGuild(actor);
+		const leagues = await repo.listLeagues(guildId);
+		const names = leagues.map((l) => `**${escapeForDiscord(l.config.name)}**`).join(', ');
+		if (league !== undefined && league.trim() !== '') {
+			const key = nameKey(league);
+			const found = leagues.find((l) => nameKey(l.config.name) === key || l.id === league.trim());
+			if (found) return found;
+			throw refused(
+				'unknown-league',
+				leagues.length === 0
+					? `There is no league "${escapeForDiscord(league)}": this server has no league yet (an organizer can run /league create).`
+					: `There is no league "${escapeForDiscord(league)}" in this server. Leagues: ${names}.`,
+			);
+		}
+		if (leagues.length === 1) return leagues[0]!;
+		if (leagues.length === 0) {
+			throw refused('no-league', 'This server has no league yet: an organizer can create one with /league create.');
+		}
+		throw refused(
+			'which-league',
+			`This server has ${leagues.length} leagues (${names}): choose one with the league option.`,
+		);
+	};
+
+	return {
+		resolve,
+		list: (guildId) => repo.listLeagues(guildId),
+		async create(actor, input) {
+			const guildId = requireGuild(actor);
+			requireOrganizer({ ...actor, roles: [] }, undefined); // only Manage Server may create a league
+			const config: LeagueConfig = {
+				guildId,
+				name: input.name,
+				headline: checkSystem(input.headline ?? DEFAULT_HEADLINE),
+				params: {},
+				timezone: checkTimezone(input.timezone ?? DEFAULT_TIMEZONE),
+				...(input.organizerRole !== undefined && { organizerRole: input.organizerRole }),
+				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
+			};
+			return refuse('bad-league', () => repo.createLeague(config, actor.userId));
+		},
+		async configure(actor, league, input) {
+			const info = await resolve(actor, league);
+			requireOrganizer(actor, info.config);
+			const reset = input.reset === undefined ? info.config.reset : input.reset === 'yearly' ? 'yearly' : undefined;
+			const config: LeagueConfig = {
+				...info.config,
+				reset,
+				...(input.headline !== undefined && { headline: checkSystem(input.headline) }),
+				...(input.timezone !== undefined && { timezone: checkTimezone(input.timezone) }),
+				...(input.organizerRole !== undefined && { organizerRole: input.organizerRole }),
+				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
+			};
+			if (reset === 'yearly' && info.config.reset !== 'yearly') {
+				// WORKAROUND: the repository writes the event before replaying; an undated race would then break
+				// every rating read of the league (ReplayError), so refuse up front.
+				const undated = (await repo.loadState(info.id))
+					.races()
+					.find((r) => r.status === 'confirmed' && r.date === undefined);
+				if (undated) {
+					throw refused(
+						'reset-needs-dates',
+						`A yearly reset needs a date on every race, and ${undated.id} has none: edit the undated races first.`,
+					);
+				}
+			}
+			await refuse('bad-config', () =>
+				repo.appendEvent(info.id, { type: 'league-configured', config, by: actor.userId }),
+			);
+			return (await repo.getLeague(info.id))!;
+		},
+		async info(actor, league) {
+			const info = await resolve(actor, league);
+			const state = await repo.loadState(info.id);
+			const races = state.races();
+			const voided = races.filter((r) => r.status === 'voided').length;
+			return { info, players: state.players().length, races: races.length - voided, voided };
+		},
+	};
+}

@@ -1,0 +1,63 @@
+import type { PlayerInfo } from '../league/race-log.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { requireOrganizer, type Actor } from './actor.js';
+import { refuse } from './errors.js';
+import type { LeagueService } from './league-service.js';
+import { findPlayer } from './players.js';
+
+/** `/player link|rename|merge` (organizers): one event each, validated by the league log. */
+
+export interface PlayerChange {
+	readonly league: LeagueInfo;
+	readonly player: PlayerInfo;
+	/** For a merge: the player merged away. */
+	readonly from?: PlayerInfo | undefined;
+}
+
+export interface PlayerService {
+	/** Link `player` to Discord user `user` (the caller when undefined). */
+	link(
+		actor: Actor,
+		input: { league?: string | undefined; player: string; user?: string | undefined },
+	): Promise<PlayerChange>;
+	rename(actor: Actor, input: { league?: string | undefined; player: string; name: string }): Promise<PlayerChange>;
+	merge(actor: Actor, input: { league?: string | undefined; from: string; into: string }): Promise<PlayerChange>;
+}
+
+export function createPlayerService(repo: LeagueRepository, leagues: LeagueService): PlayerService {
+	const prepare = async (actor: Actor, leagueRef: string | undefined) => {
+		const league = await leagues.resolve(actor, leagueRef);
+		requireOrganizer(actor, league.config);
+		return { league, state: await repo.loadState(league.id) };
+	};
+	const reload = async (league: LeagueInfo, id: string) => (await repo.loadState(league.id)).resolve(id)!;
+
+	return {
+		async link(actor, input) {
+			const { league, state } = await prepare(actor, input.league);
+			const player = findPlayer(state, input.player, actor, league.config.name);
+			const user = input.user ?? actor.userId;
+			await refuse('bad-link', () =>
+				repo.appendEvent(league.id, { type: 'player-linked', player: player.id, user, by: actor.userId }),
+			);
+			return { league, player: await reload(league, player.id) };
+		},
+		async rename(actor, input) {
+			const { league, state } = await prepare(actor, input.league);
+			const player = findPlayer(state, input.player, actor, league.config.name);
+			await refuse('bad-rename', () =>
+				repo.appendEvent(league.id, { type: 'player-renamed', player: player.id, name: input.name, by: actor.userId }),
+			);
+			return { league, player: await reload(league, player.id) };
+		},
+		async merge(actor, input) {
+			const { league, state } = await prepare(actor, input.league);
+			const from = findPlayer(state, input.from, actor, league.config.name);
+			const into = findPlayer(state, input.into, actor, league.config.name);
+			await refuse('bad-merge', () =>
+				repo.appendEvent(league.id, { type: 'players-merged', from: from.id, into: into.id, by: actor.userId }),
+			);
+			return { league, player: await reload(league, into.id), from };
+		},
+	};
+}

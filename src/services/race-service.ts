@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import type { EntryInput, RaceInput } from '../league/league-events.js';
+import type { LeagueLog, RaceRecord } from '../league/race-log.js';
+import { escapeForDiscord } from '../league/discord-escape.js';
+import { parseScoreboard } from '../league/scoreboard.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { isOrganizer, requireOrganizer, type Actor } from './actor.js';
+import { refuse, refused } from './errors.js';
+import type { LeagueService } from './league-service.js';
+import { previewRatings, type PreviewLine } from './race-preview.js';
+
+/**
+ * Race submissions: submit → parse → validate → preview (nothing stored; the preview waits in memory for 15 minutes,
+ * keyed by an id the Confirm/Cancel buttons carry); confirm → one race-submitted event. Also void, edit, show, list.
+ */
+
+export const PREVIEW_TTL_MS = 15 * 60 * 1000;
+export const RACES_PER_PAGE = 10;
+
+export interface SubmitInput {
+	readonly league?: string | undefined;
+	/** The scoreboard text (pasted, or the CSV attachment's content). */
+	readonly text: string;
+	readonly date?: string | undefined;
+	readonly name?: string | undefined;
+}
+
+export interface RacePreview {
+	readonly id: string;
+	readonly league: LeagueInfo;
+	readonly system: string;
+	readonly name?: string | undefined;
+	readonly date?: string | undefined;
+	readonly lines: readonly PreviewLine[];
+	/** Parser warnings, including possible typos ("did you mean …"). */
+	readonly warnings: readonly string[];
+	readonly unrated?: string | undefined;
+	readonly expiresAt: Date;
+	readonly by: string;
+}
+
+export interface ConfirmedRace {
+	readonly league: LeagueInfo;
+	readonly race: string;
+	readonly newPlayers: readonly string[];
+	readonly preview: RacePreview;
+}
+
+export interface RaceView {
+	readonly league: LeagueInfo;
+	readonly race: RaceRecord;
+	/** Entries with display names. */
+	readonly entries: readonly (EntryInput & { readonly name: string })[];
+}
+
+export interface RacePage {
+	readonly league: LeagueInfo;
+	readonly page: number;
+	readonly pages: number;
+	readonly races: readonly RaceRecord[];
+	readonly total: number;
+}
+
+export interface RaceService {
+	submit(actor: Actor, input: SubmitInput): Promise<RacePreview>;
+	confirm(actor: Actor, previewId: string): Promise<ConfirmedRace>;
+	cancel(actor: Actor, previewId: string): Promise<RacePreview>;
+	void(actor: Actor, race: string, reason: string): Promise<RaceView>;
+	edit(actor: Actor, race: string, text: string, reason: string): Promise<{ view: RaceView; warnings: string[] }>;
+	show(actor: Actor, race: string): Promise<RaceView>;
+	list(actor: Actor, league: string | undefined, page?: number): Promise<RacePage>;
+	/** Previews waiting for a click (tests, diagnostics). */
+	pendingCount(): number;
+}
+
+export interface RaceServiceOptions {
+	readonly clock?: () => Date;
+	readonly newId?: () => string;
+}
+
+function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warnings: string[] } {
+	const knownPlayers = state.players().flatMap((p) => [p.name, ...p.aliases]);
+	const result = parseScoreboard(text, { knownPlayers });
+	if (!result.ok) {
+		const lines = result.errors.map((e) => `line ${e.line}: ${e.message}`);
+		if (result.omitted > 0) lines.push(`…and ${result.omitted} more`);
+		throw refused('bad-scoreboard', `The scoreboard has problems, nothing was stored:\n${lines.join('\n')}`);
+	}
+	const entries = result.entries.map((e) => ({
+		player: e.player,
+		position: e.position,
+		status: e.status,
+		...(e.time !== undefined && { time: e.time }),
+	}));
+	return { entries, warnings: result.warnings };
+}
+
+/** `R3`, `r3` or `League name/R3` (autocomplete values are qualified when the server has several leagues). */
+export function splitRaceRef(ref: string): { league: string | undefined; race: string } {
+	const slash = ref.lastIndexOf('/');
+	const race = (slash === -1 ? ref : ref.slice(slash + 1)).trim().toUpperCase();
+	return { league: slash === -1 ? undefined : ref.slice(0, slash).trim(), race };
+}
+
+export function createRaceService(
+	repo: LeagueRepository,
+	leagues: LeagueService,
+	options: RaceServiceOptions = {},
+): RaceService {
+	const { clock = () => new Date(), newId = () => randomUUID().replaceAll('-', '').slice(0, 16) } = options;
+	const pending = new Map<string, { preview: RacePreview; race: RaceInput }>();
+
+	const sweep = () => {
+		const now = clock().getTime();
+		for (const [id, p] of pending) if (p.preview.expiresAt.getTime() <= now) pending.delete(id);
+	};
+
+	const claim = async (actor: Actor, previewId: string) => {
+		sweep();
+		const p = pending.get(previewId);
+		if (!p) {
+			throw refused(
+				'preview-expired',
+				'This preview has expired or was already handled (previews last 15 minutes): nothing was stored. Submit the race again.',
+			);
+		}
+		const league = (await repo.getLeague(p.preview.league.id)) ?? p.preview.league;
+		if (actor.userId !== p.preview.by && !isOrganizer(actor, league.config)) {
+			throw refused('not-submitter', 'Only the organizer who submitted this race, or another organizer, can do this.');
+		}
+		return { ...p, league };
+	};
+
+	const findRace = async (actor: Actor, ref: string) => {
+		const { league: leagueRef, race } = splitRaceRef(ref);
+		const league = await leagues.resolve(actor, leagueRef);
+		const state = await repo.loadState(league.id);
+		const record = state.race(race);
+		if (!record) {
+			throw refused(
+				'unknown-race',
+				`There is no race "${escapeForDiscord(race)}" in ${escapeForDiscord(league.config.name)}. Try /race list.`,
+			);
+		}
+		return { league, state, record };
+	};
+
+	const view = (league: LeagueInfo, state: LeagueLog, race: RaceRecord): RaceView => ({
+		league,
+		race,
+		entries: race.entries.map((e) => ({ ...e, name: state.resolve(e.player)?.name ?? e.player })),
+	});
+
+	return {
+		pendingCount: () => (sweep(), pending.size),
+		async submit(actor, input) {
+			const league = await leagues.resolve(actor, input.league);
+			requireOrganizer(actor, league.config);
+			const state = await repo.loadState(league.id);
+			const { entries, warnings } = parse(input.text, state);
+			if (league.config.reset === 'yearly' && (input.date === undefined || input.date.trim() === '')) {
+				throw refused(
+					'date-required',
+					`${escapeForDiscord(league.config.name)} restarts ratings every year, so every race needs the date option (YYYY-MM-DD).`,
+				);
+			}
+			const race: RaceInput = { entries, ...(input.date !== undefined && { date: input.date.trim() }) };
+			const at = clock().toISOString();
+			await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
+			const system = league.config.headline;
+			const ratings = await repo.ratingsAt(league.id, system);
+			const { lines, unrated } = previewRatings(state, ratings.snapshot, system, race);
+			const id = newId();
+			const preview: RacePreview = {
+				id,
+				league,
+				system,
+				...(input.name !== undefined && { name: input.name }),
+				...(race.date !== undefined && { date: race.date }),
+				lines,
+				warnings,
+				...(unrated !== undefined && { unrated }),
+				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
+				by: actor.userId,
+			};
+			sweep();
+			pending.set(id, { preview, race });
+			return preview;
+		},
+		async confirm(actor, previewId) {
+			const { preview, race, league } = await claim(actor, previewId);
+			pending.delete(previewId);
+			const result = await refuse('bad-race', () =>
+				repo.appendEvent(league.id, { type: 'race-submitted', race, by: actor.userId }),
+			);
+			const state = await repo.loadState(league.id);
+			const newPlayers = result.newPlayers.map((id) => state.resolve(id)?.name ?? id);
+			return { league, race: result.race ?? '?', newPlayers, preview };
+		},
+		async cancel(actor, previewId) {
+			const { preview } = await claim(actor, previewId);
+			pending.delete(previewId);
+			return preview;
+		},
+		async void(actor, ref, reason) {
+			const { league, record } = await findRace(actor, ref);
+			requireOrganizer(actor, league.config);
+			await refuse('bad-void', () =>
+				repo.appendEvent(league.id, { type: 'race-voided', race: record.id, reason, by: actor.userId }),
+			);
+			const state = await repo.loadState(league.id);
+			return view(league, state, state.race(record.id)!);
+		},
+		async edit(actor, ref, text, reason) {
+			const { league, state, record } = await findRace(actor, ref);
+			requireOrganizer(actor, league.config);
+			const { entries, warnings } = parse(text, state);
+			const changes: RaceInput = {
+				entries,
+				...(record.date !== undefined && { date: record.date }),
+				...(record.mode !== undefined && { mode: record.mode }),
+			};
+			await refuse('bad-edit', () =>
+				repo.appendEvent(league.id, { type: 'race-edited', race: record.id, reason, changes, by: actor.userId }),
+			);
+			const after = await repo.loadState(league.id);
+			return { view: view(league, after, after.race(record.id)!), warnings };
+		},
+		async show(actor, ref) {
+			const { league, state, record } = await findRace(actor, ref);
+			return view(league, state, record);
+		},
+		async list(actor, leagueRef, page = 1) {
+			const league = await leagues.resolve(actor, leagueRef);
+			const state = await repo.loadState(league.id);
+			const all = [...state.races()].reverse();
+			const pages = Math.max(1, Math.ceil(all.length / RACES_PER_PAGE));
+			if (!Number.isInteger(page) || page < 1 || page > pages) {
+				throw refused(
+					'bad-page',
+					`There ${pages === 1 ? 'is 1 page' : `are ${pages} pages`} of races: choose a page from 1 to ${pages}.`,
+				);
+			}
+			const races = all.slice((page - 1) * RACES_PER_PAGE, page * RACES_PER_PAGE);
+			return { league, page, pages, races, total: all.length };
+		},
+	};
+}

@@ -1,0 +1,109 @@
+import { replayHistory } from '../league/replay.js';
+import { getSystem, isSystemId, systems } from '../ratings/index.js';
+import type { RatingSummary } from '../ratings/types.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import type { Actor } from './actor.js';
+import { refused } from './errors.js';
+import type { LeagueService } from './league-service.js';
+import { findPlayer } from './players.js';
+
+/** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
+
+export interface LastChange {
+	readonly race: string;
+	readonly date?: string | undefined;
+	readonly before: number;
+	readonly after: number;
+}
+
+export interface PlayerRating {
+	readonly league: LeagueInfo;
+	readonly system: string;
+	readonly player: { readonly id: string; readonly name: string };
+	/** Undefined when the player has no rating under this system (never rated, or not since a reset). */
+	readonly summary?: RatingSummary | undefined;
+	/** 1-based among rated players. */
+	readonly rank?: number | undefined;
+	readonly rated: number;
+	readonly lastChange?: LastChange | undefined;
+}
+
+export interface RatingService {
+	rating(
+		actor: Actor,
+		input: { player?: string | undefined; system?: string | undefined; league?: string | undefined },
+	): Promise<PlayerRating>;
+}
+
+/** What the uncertainty number is, per system. */
+export function uncertaintyName(system: string): string {
+	return system === 'glicko' ? 'RD' : system === 'endure' || system === 'speed' ? 'k' : 'uncertainty';
+}
+
+export const PROVISIONAL_MEANING =
+	'provisional: too few races for a settled rating yet, so it can still move a lot and ranks with caution';
+
+export function checkSystemOption(system: string | undefined, headline: string): string {
+	const id = system?.trim() || headline;
+	if (!isSystemId(id)) {
+		throw refused('unknown-system', `Unknown rating system "${id}"; known: ${Object.keys(systems).join(', ')}.`);
+	}
+	return id;
+}
+
+export function createRatingService(repo: LeagueRepository, leagues: LeagueService): RatingService {
+	/** Last change of every player, recomputed once per (league, system, log head). */
+	const lastChanges = new Map<string, { seq: number; byPlayer: Map<string, LastChange> }>();
+
+	const lastChangesOf = async (league: LeagueInfo, system: string) => {
+		const key = `${league.id}:${system}`;
+		const state = await repo.loadState(league.id);
+		const cached = lastChanges.get(key);
+		if (cached?.seq === state.seq()) return cached.byPlayer;
+		const config = state.config();
+		const impl = getSystem(system);
+		const byPlayer = new Map<string, LastChange>();
+		const races = state.ratedRaces().map((r) => r.race);
+		replayHistory(impl, impl.params(config?.params[system]), races, { reset: config?.reset }, (outcome) => {
+			for (const c of outcome.changes) {
+				byPlayer.set(c.player, {
+					race: outcome.race.id,
+					date: outcome.race.date,
+					before: c.before.rating,
+					after: c.after.rating,
+				});
+			}
+		});
+		lastChanges.set(key, { seq: state.seq(), byPlayer });
+		return byPlayer;
+	};
+
+	return {
+		async rating(actor, input) {
+			const league = await leagues.resolve(actor, input.league);
+			const system = checkSystemOption(input.system, league.config.headline);
+			const state = await repo.loadState(league.id);
+			const player = findPlayer(state, input.player, actor, league.config.name);
+			const view = await repo.ratingsAt(league.id, system);
+			const index = view.standings.findIndex((s) => s.player === player.id);
+			const standing = view.standings[index];
+			const last = standing ? (await lastChangesOf(league, system)).get(player.id) : undefined;
+			return {
+				league,
+				system,
+				player: { id: player.id, name: player.name },
+				...(standing && {
+					summary: {
+						rating: standing.rating,
+						uncertainty: standing.uncertainty,
+						races: standing.races,
+						provisional: standing.provisional,
+					},
+					rank: index + 1,
+				}),
+				rated: view.standings.length,
+				...(last && { lastChange: last }),
+			};
+		},
+	};
+}

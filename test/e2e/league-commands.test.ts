@@ -1,0 +1,430 @@
+/**
+ * The league commands end to end: the REAL discord.js client against the fake Discord, the real router, services,
+ * repository and memory store. A league is created, races are submitted through /race submit and its Confirm
+ * button, then /rating and /odds are checked against the rating module's own numbers; every refusal is ephemeral,
+ * specific, pings nobody and stores nothing.
+ */
+import { Events, MessageFlags, PermissionFlagsBits, type Client } from 'discord.js';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buttons, commands } from '../../commands/index.js';
+import { fmtPct, fmtPosition, fmtRating } from '../../commands/shared.js';
+import { startBot } from '../../src/discord/client.js';
+import { deployCommands } from '../../src/discord/deploy-commands.js';
+import { replayHistory } from '../../src/league/replay.js';
+import { createLogger } from '../../src/logger.js';
+import { getSystem } from '../../src/ratings/index.js';
+import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
+import type { Race } from '../../src/ratings/types.js';
+import { createServices } from '../../src/services/index.js';
+import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
+import type { LeagueRepository } from '../../src/storage/ports.js';
+import {
+	startFakeDiscord,
+	type Actor,
+	type FakeDiscord,
+	type Json,
+	type RawOption,
+	type ReplyEvent,
+} from './fake-discord.js';
+
+const EPHEMERAL = MessageFlags.Ephemeral as number;
+const STRING = 3;
+const INTEGER = 4;
+const SUB = 1;
+const ATTACHMENT = 11;
+
+const ORGANIZER: Actor = { userId: '400000000000000001', permissions: PermissionFlagsBits.ManageGuild };
+const MEMBER: Actor = { userId: '400000000000000002' };
+
+let fake: FakeDiscord;
+let client: Client;
+let repo: LeagueRepository;
+let leagueId = '';
+
+beforeAll(async () => {
+	fake = await startFakeDiscord();
+	repo = createLeagueRepository(createMemoryStore());
+	const log = createLogger({ level: 'silent' });
+	client = await startBot({
+		config: { DISCORD_API_URL: fake.apiUrl, DISCORD_TOKEN: fake.token },
+		context: { log, services: createServices(repo) },
+		commands,
+		buttons,
+	});
+	if (!client.isReady()) await once(client, Events.ClientReady);
+});
+
+afterAll(async () => {
+	await client?.destroy();
+	await fake?.close();
+});
+
+const text = (name: string, value: string | number): RawOption => ({
+	name,
+	type: typeof value === 'number' ? INTEGER : STRING,
+	value,
+});
+const sub = (name: string, options: RawOption[] = []): RawOption => ({ name, type: SUB, options });
+
+/** The message body of an answer (callback, edit or follow-up). */
+function dataOf(event: ReplyEvent): Json {
+	return 'data' in event ? (event.data ?? {}) : {};
+}
+
+/** The content of an answer, whatever its form (reply, edit of a deferred reply, follow-up). */
+function content(event: ReplyEvent): string {
+	const value = dataOf(event)['content'];
+	return typeof value === 'string' ? value : '';
+}
+
+function flagsOf(event: ReplyEvent): number {
+	return Number(dataOf(event)['flags'] ?? 0);
+}
+
+function mentionsOf(event: ReplyEvent): unknown {
+	return dataOf(event)['allowed_mentions'];
+}
+
+/** A slash command's final answer: the reply, or the edit after a defer (asserting the defer's visibility). */
+async function run(
+	name: string,
+	options: RawOption[],
+	actor: Actor = MEMBER,
+): Promise<ReplyEvent & { deferred: boolean }> {
+	const handle = fake.sendSlashCommand(name, options, actor);
+	const first = await handle.next();
+	if (first.kind === 'callback' && first.type === 5) {
+		const second = await handle.next();
+		// A deferred answer keeps the defer's visibility.
+		return Object.assign(second, { deferred: true, flagsOfDefer: flagsOf(first) });
+	}
+	return Object.assign(first, { deferred: false });
+}
+
+async function expectRefusal(name: string, options: RawOption[], actor: Actor, message: RegExp): Promise<void> {
+	const handle = fake.sendSlashCommand(name, options, actor);
+	const first = await handle.next();
+	const final = first.kind === 'callback' && first.type === 5 ? await handle.next() : first;
+	expect(content(final)).toMatch(message);
+	// Ephemeral: the reply itself, or the deferred "thinking" it edits.
+	expect(flagsOf(first) & EPHEMERAL).toBe(EPHEMERAL);
+	expect(mentionsOf(final)).toEqual({ parse: [] });
+}
+
+async function eventCount(): Promise<number> {
+	return (await repo.readEvents(leagueId)).length;
+}
+
+/** Submits a race and returns the preview text and its Confirm / Cancel customIds. */
+async function preview(options: RawOption[], actor: Actor = ORGANIZER) {
+	const handle = fake.sendSlashCommand('race', [sub('submit', options)], actor);
+	const deferred = await handle.next();
+	expect(deferred).toMatchObject({ kind: 'callback', type: 5 });
+	expect(flagsOf(deferred) & EPHEMERAL).toBe(EPHEMERAL);
+	const edit = await handle.next();
+	if (edit.kind !== 'edit') throw new Error(`expected the preview edit, got ${edit.kind}`);
+	const rows = (edit.data['components'] ?? []) as Json[];
+	const ids = rows.flatMap((row) => (row['components'] as Json[]).map((c) => String(c['custom_id'])));
+	return {
+		text: content(edit),
+		confirm: ids.find((id) => id.startsWith('race:confirm:')),
+		cancel: ids.find((id) => id.startsWith('race:cancel:')),
+		edit,
+	};
+}
+
+async function click(customId: string, actor: Actor = ORGANIZER): Promise<ReplyEvent[]> {
+	const handle = fake.clickButton(customId, actor);
+	const events = [await handle.next(), await handle.next()];
+	if (content(events[1]!).startsWith('Stored')) events.push(await handle.next()); // the public announcement
+	return events;
+}
+
+/** The two confirmed races, as the rating module sees them (player ids in order of first appearance). */
+const races: Race[] = [
+	{
+		id: 'R1',
+		entries: [
+			{ player: '#1', position: 1, time: 60, status: 'finished' },
+			{ player: '#2', position: 2, time: 61, status: 'finished' },
+			{ player: '#3', position: 3, status: 'DNF' },
+		],
+	},
+	{
+		id: 'R2',
+		entries: [
+			{ player: '#2', position: 1, status: 'finished' },
+			{ player: '#3', position: 2, status: 'finished' },
+			{ player: '#1', position: 3, status: 'finished' },
+		],
+	},
+];
+
+describe('league commands end to end', () => {
+	it('registers every command', async () => {
+		await deployCommands(
+			{
+				DISCORD_TOKEN: fake.token,
+				DISCORD_APP_ID: fake.appId,
+				DEV_GUILD_ID: fake.guildId,
+				DISCORD_API_URL: fake.apiUrl,
+			},
+			commands.map((c) => c.data),
+		);
+		const names = fake.commandRegistrations.at(-1)?.body.map((c) => c['name']);
+		expect(names).toEqual(['about', 'league', 'race', 'rating', 'odds', 'leaderboard', 'player']);
+	});
+
+	it('/league create: refused without Manage Server, created with it', async () => {
+		await expectRefusal('league', [sub('create', [text('name', 'Sunday Cup')])], MEMBER, /Only league organizers/);
+		expect(await repo.listLeagues(fake.guildId)).toEqual([]);
+		const reply = await run(
+			'league',
+			[sub('create', [text('name', 'Sunday Cup'), text('system', 'glicko')])],
+			ORGANIZER,
+		);
+		expect(content(reply)).toContain('Created league **Sunday Cup**');
+		expect(content(reply)).toContain('Headline system: `glicko`');
+		leagueId = (await repo.listLeagues(fake.guildId))[0]!.id;
+	});
+
+	it('/race submit shows a preview; nothing is stored until Confirm; a member cannot submit or confirm', async () => {
+		await expectRefusal(
+			'race',
+			[sub('submit', [text('results', '1. Alice; 2. Bob')])],
+			MEMBER,
+			/Only league organizers/,
+		);
+		const p = await preview([text('results', '1. Alice 1:00.000; 2. Bob 1:01.000; Carol DNF'), text('name', 'Opener')]);
+		expect(p.text).toContain('**Race preview** for **Sunday Cup** “Opener”');
+		expect(p.text).toMatch(/1\. \*\*Alice\*\* \*\(new player\)\* 1:00 — 1500\.0 → \d+\.\d \(\+\d+\.\d\)/);
+		expect(p.text).toContain('3 new players will be created.');
+		expect(await eventCount()).toBe(1);
+		// A member clicking Confirm is refused in an ephemeral follow-up; nothing stored.
+		const refused = await click(p.confirm!, MEMBER);
+		expect(refused[0]).toMatchObject({ kind: 'callback', type: 6 });
+		expect(content(refused[1]!)).toMatch(/Only the organizer who submitted this race/);
+		expect(flagsOf(refused[1]!) & EPHEMERAL).toBe(EPHEMERAL);
+		expect(await eventCount()).toBe(1);
+		const stored = await click(p.confirm!);
+		expect(content(stored[1]!)).toContain('Stored as **R1** in **Sunday Cup**.');
+		expect(content(stored[1]!)).toContain('New players: Alice, Bob, Carol.');
+		expect(stored[2]!.kind).toBe('followup');
+		expect(flagsOf(stored[2]!) & EPHEMERAL).toBe(0);
+		expect(await eventCount()).toBe(2);
+		// The button is single use.
+		const again = await click(p.confirm!);
+		expect(content(again[1]!)).toMatch(/expired or was already handled/);
+		expect(await eventCount()).toBe(2);
+	});
+
+	it('Cancel stores nothing', async () => {
+		const p = await preview([text('results', '1. Bob; 2. Carol; 3. Alice')]);
+		const events = await click(p.cancel!);
+		expect(content(events[1]!)).toBe('Cancelled: nothing was stored.');
+		expect(await eventCount()).toBe(2);
+		const second = await preview([text('results', '1. Bob; 2. Carol; 3. Alice')]);
+		await click(second.confirm!);
+		expect(await eventCount()).toBe(3);
+	});
+
+	it('/rating shows the rating module’s own numbers', async () => {
+		const glicko = getSystem('glicko');
+		const last = new Map<string, { before: number; after: number }>();
+		const replay = replayHistory(glicko, glicko.params(), races, {}, (o) => {
+			for (const c of o.changes) last.set(c.player, { before: c.before.rating, after: c.after.rating });
+		});
+		const standings = replay.standings();
+		const bob = standings.find((s) => s.player === '#2')!;
+		const reply = await run('rating', [text('player', 'bob')]);
+		const body = content(reply);
+		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
+		expect(body).toContain('**Bob** in **Sunday Cup** (`glicko`)');
+		expect(body).toContain(`Rating: **${fmtRating(bob.rating)}**`);
+		expect(body).toContain(`RD: ${fmtRating(bob.uncertainty!)}`);
+		expect(body).toContain(`Rank: ${standings.indexOf(bob) + 1} of 3`);
+		expect(body).toContain('Races: 2');
+		expect(body).toContain(bob.provisional ? 'Status: provisional' : 'Status: established');
+		const change = last.get('#2')!;
+		expect(body).toContain(`in R2: ${fmtRating(change.before)} → ${fmtRating(change.after)}`);
+	});
+
+	it('/odds shows P(win), P(top 3), expected position and the head-to-head from the odds module', async () => {
+		const glicko = getSystem('glicko');
+		const params: unknown = glicko.params();
+		const replay = replayHistory(glicko, params, races);
+		const alice = replay.standings().find((row) => row.player === '#1')!;
+		const perf = (id: string) => glicko.performance(replay.player(id)!.state, params);
+		const odds = fieldOdds([perf('#1'), perf('#2')]);
+		const body = content(await run('odds', [text('players', 'Alice, Bob')]));
+		expect(body).toContain(
+			`**Alice** (${fmtRating(alice.rating)}): win ${fmtPct(odds.pWin[0]!)} · top 3 ${fmtPct(1)} · expected position ${fmtPosition(odds.expectedPosition[0]!)}`,
+		);
+		expect(body).toContain(`win ${fmtPct(odds.pWin[1]!)}`);
+		expect(body).toContain(
+			`**Alice** finishes ahead of **Bob** with probability ${fmtPct(headToHead(perf('#1'), perf('#2')))}`,
+		);
+		const three = fieldOdds([perf('#1'), perf('#2'), perf('#3')]);
+		const body3 = content(await run('odds', [text('players', 'Alice,Bob,Carol')]));
+		expect(body3).toContain(`expected position ${fmtPosition(three.expectedPosition[2]!)}`);
+		expect(body3).not.toContain('Head to head');
+	});
+
+	it('/leaderboard, /race show, /race list, /league info', async () => {
+		const board = content(await run('leaderboard', [text('page', 1)]));
+		expect(board).toMatch(/\*\*Sunday Cup\*\* leaderboard \(`glicko`, page 1\/1, 3 players/);
+		const show = content(await run('race', [sub('show', [text('race', 'r1')])]));
+		expect(show).toContain('**R1** in **Sunday Cup**');
+		expect(show).toContain('DNF Carol');
+		const list = content(await run('race', [sub('list', [])]));
+		expect(list).toContain('2 in all');
+		const info = content(await run('league', [sub('info', [])]));
+		expect(info).toContain('Players: 3 · Races: 2');
+	});
+
+	it('/player link then /rating without a player shows the caller’s own', async () => {
+		await expectRefusal('rating', [], MEMBER, /not linked to a player in Sunday Cup/);
+		await expectRefusal('player', [sub('link', [text('player', 'Carol')])], MEMBER, /Only league organizers/);
+		const linked = content(await run('player', [sub('link', [text('player', 'Carol')])], ORGANIZER));
+		expect(linked).toBe(`Linked **Carol** to <@${ORGANIZER.userId}>.`);
+		expect(content(await run('rating', [], ORGANIZER))).toContain('**Carol** in **Sunday Cup**');
+	});
+
+	it('/race void and /race edit: organizers only, with the reason kept', async () => {
+		await expectRefusal(
+			'race',
+			[sub('void', [text('race', 'R2'), text('reason', 'x')])],
+			MEMBER,
+			/Only league organizers/,
+		);
+		const before = await eventCount();
+		const edited = content(
+			await run(
+				'race',
+				[
+					sub('edit', [
+						text('race', 'R1'),
+						text('results', '1. Bob; 2. Alice; 3. Carol'),
+						text('reason', 'typo @everyone'),
+					]),
+				],
+				ORGANIZER,
+			),
+		);
+		expect(edited).toContain('Edited.');
+		expect(edited).toContain('typo @\u200Beveryone');
+		const voided = content(
+			await run('race', [sub('void', [text('race', 'R2'), text('reason', 'duplicate')])], ORGANIZER),
+		);
+		expect(voided).toContain('**voided**');
+		expect(await eventCount()).toBe(before + 2);
+	});
+
+	it('autocomplete offers players, leagues and races', async () => {
+		const players = await fake
+			.sendAutocomplete('rating', [{ name: 'player', type: STRING, value: 'b', focused: true }])
+			.next();
+		expect(players).toMatchObject({ kind: 'callback', type: 8, data: { choices: [{ name: 'Bob', value: 'Bob' }] } });
+		const leagues = await fake
+			.sendAutocomplete('leaderboard', [{ name: 'league', type: STRING, value: 'sun', focused: true }])
+			.next();
+		expect(leagues).toMatchObject({ data: { choices: [{ name: 'Sunday Cup', value: 'Sunday Cup' }] } });
+		const racesChoice = await fake
+			.sendAutocomplete('race', [sub('show', [{ name: 'race', type: STRING, value: 'R1', focused: true }])])
+			.next();
+		expect(racesChoice).toMatchObject({ data: { choices: [expect.objectContaining({ value: 'R1' })] } });
+		const field = await fake
+			.sendAutocomplete('odds', [{ name: 'players', type: STRING, value: 'Alice, ca', focused: true }])
+			.next();
+		expect(field).toMatchObject({ data: { choices: [{ name: 'Alice, Carol', value: 'Alice, Carol' }] } });
+	});
+});
+
+describe('bad inputs: each answered ephemerally, nothing stored', () => {
+	it('a malformed scoreboard lists its problems by line', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'race',
+			[sub('submit', [text('results', '1. Alice; 1. Bob; 0. Carol')])],
+			ORGANIZER,
+			/scoreboard has problems, nothing was stored:\nline \d+:/,
+		);
+		expect(await eventCount()).toBe(before);
+	});
+
+	it('the same player twice', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'race',
+			[sub('submit', [text('results', '1. Alice; 2. alice')])],
+			ORGANIZER,
+			/line 2: "alice" is entered twice: on line 1 as "Alice"/,
+		);
+		expect(await eventCount()).toBe(before);
+	});
+
+	it('an unknown player in /rating, with a suggestion', async () => {
+		await expectRefusal(
+			'rating',
+			[text('player', 'Alcie')],
+			MEMBER,
+			/There is no player "Alcie" in Sunday Cup\. Did you mean \*\*Alice\*\*\?/,
+		);
+	});
+
+	it('an unknown race', async () => {
+		await expectRefusal('race', [sub('show', [text('race', 'R99')])], MEMBER, /There is no race "R99" in Sunday Cup/);
+	});
+
+	it('an oversized file is refused before it is downloaded', async () => {
+		const before = await eventCount();
+		const big = fake.addAttachment('big.csv', `player,position\n${'x,1\n'.repeat(70_000)}`, 'text/csv');
+		await expectRefusal(
+			'race',
+			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(big['id']) }])],
+			ORGANIZER,
+			/at most 256 KiB\. Nothing was stored\./,
+		);
+		expect(fake.requests.some((r) => r.path.includes(String(big['id'])))).toBe(false);
+		expect(await eventCount()).toBe(before);
+	});
+
+	it('a file that is not .csv is refused', async () => {
+		const file = fake.addAttachment('results.txt', '1. Alice\n2. Bob\n');
+		await expectRefusal(
+			'race',
+			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }])],
+			ORGANIZER,
+			/must be a \.csv scoreboard; "results\.txt" is not/,
+		);
+	});
+
+	it('a CSV attachment is read as the scoreboard', async () => {
+		const file = fake.addAttachment('race.csv', 'player,position,time\nBob,1,59.5\nAlice,2,60.25\n', 'text/csv');
+		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
+		expect(p.text).toMatch(/1\. \*\*Bob\*\* 59\.5 —/);
+		await click(p.cancel!);
+	});
+
+	it('hostile names with mentions and markdown are escaped and ping nobody', async () => {
+		const before = await eventCount();
+		const p = await preview([text('results', '1. @everyone; 2. **Bold** <@123456789012345678>; 3. Alice')]);
+		expect(p.text).toContain('**@\u200Beveryone** *(new player)*');
+		expect(p.text).toContain('**\\*\\*Bold\\*\\* <\u200B@\u200B123456789012345678\\>**');
+		expect(mentionsOf(p.edit)).toEqual({ parse: [] });
+		await click(p.cancel!);
+		expect(await eventCount()).toBe(before);
+	});
+
+	it('/odds with one player, and with an unknown league', async () => {
+		await expectRefusal('odds', [text('players', 'Alice')], MEMBER, /at least two players/);
+		await expectRefusal(
+			'leaderboard',
+			[text('league', 'Nope')],
+			MEMBER,
+			/There is no league "Nope" in this server\. Leagues: \*\*Sunday Cup\*\*/,
+		);
+	});
+});

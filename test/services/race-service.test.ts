@@ -1,0 +1,192 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { replayHistory } from '../../src/league/replay.js';
+import { getSystem } from '../../src/ratings/index.js';
+import type { Race } from '../../src/ratings/types.js';
+import { PREVIEW_TTL_MS, splitRaceRef } from '../../src/services/race-service.js';
+import {
+	addRace,
+	eventCount,
+	member,
+	organizer,
+	organizer2,
+	ROLE,
+	roleOrganizer,
+	world,
+	type World,
+} from './helpers.js';
+
+let w: World;
+let league: string;
+
+beforeEach(async () => {
+	w = world();
+	league = (await w.services.leagues.create(organizer, { name: 'Sunday Cup', headline: 'glicko', organizerRole: ROLE }))
+		.id;
+});
+
+describe('submit → preview', () => {
+	it('previews every racer under the headline system without storing anything; numbers match the module', async () => {
+		await addRace(w, '1. Alice 1:00.0\n2. Bob 1:01.0\n3. Carol 1:02.0');
+		const before = await eventCount(w, league);
+		const preview = await w.services.races.submit(organizer, { text: '1. Bob\n2. Alice\n3. Dave\n4. Carol DNF' });
+		expect(await eventCount(w, league)).toBe(before);
+		expect(preview.system).toBe('glicko');
+		expect(preview.lines.map((l) => [l.name, l.isNew])).toEqual([
+			['Bob', false],
+			['Alice', false],
+			['Dave', true],
+			['Carol', false],
+		]);
+		// The same two races replayed by the rating module itself (players as ids, as the log stores them).
+		const glicko = getSystem('glicko');
+		const races: Race[] = [
+			{ id: 'R1', entries: [1, 2, 3].map((p) => ({ player: `#${p}`, position: p, status: 'finished' as const })) },
+			{
+				id: 'R2',
+				entries: [
+					{ player: '#2', position: 1, status: 'finished' },
+					{ player: '#1', position: 2, status: 'finished' },
+					{ player: '#4', position: 3, status: 'finished' },
+					{ player: '#3', position: 4, status: 'DNF' },
+				],
+			},
+		];
+		const expected = new Map<string, { before: number; after: number }>();
+		replayHistory(glicko, glicko.params(), races, {}, (outcome) => {
+			if (outcome.race.id !== 'R2') return;
+			for (const c of outcome.changes) expected.set(c.player, { before: c.before.rating, after: c.after.rating });
+		});
+		const ids = ['#2', '#1', '#4', '#3'];
+		preview.lines.forEach((line, i) => {
+			const want = expected.get(ids[i]!)!;
+			expect(line.before?.rating).toBeCloseTo(want.before, 9);
+			expect(line.after?.rating).toBeCloseTo(want.after, 9);
+		});
+		expect(preview.lines[0]!.after!.rating).toBeGreaterThan(preview.lines[0]!.before!.rating);
+	});
+
+	it('flags a name close to a known player as a possible typo', async () => {
+		await addRace(w, '1. Alice\n2. Bob');
+		const preview = await w.services.races.submit(organizer, { text: '1. Alcie\n2. Bob' });
+		expect(preview.warnings.join('\n')).toMatch(/"Alcie" is not a known player; did you mean "Alice"\?/);
+		expect(preview.lines[0]).toMatchObject({ name: 'Alcie', isNew: true });
+	});
+
+	it('a malformed scoreboard is refused with its line, nothing stored, no preview kept', async () => {
+		const before = await eventCount(w, league);
+		await expect(w.services.races.submit(organizer, { text: '1. Alice\n1. Bob\n0. Carol' })).rejects.toMatchObject({
+			code: 'bad-scoreboard',
+		});
+		await expect(w.services.races.submit(organizer, { text: '' })).rejects.toThrow(/line 1: the scoreboard is empty/);
+		expect(await eventCount(w, league)).toBe(before);
+		expect(w.services.races.pendingCount()).toBe(0);
+	});
+
+	it('the same player twice is refused, nothing stored', async () => {
+		const before = await eventCount(w, league);
+		await expect(w.services.races.submit(organizer, { text: '1. Alice\n2. alice' })).rejects.toThrow(
+			/line 2: "alice" is entered twice: on line 1 as "Alice"/,
+		);
+		expect(await eventCount(w, league)).toBe(before);
+	});
+
+	it('a league with a yearly reset needs the date of every race', async () => {
+		await w.services.leagues.configure(organizer, undefined, { reset: 'yearly' });
+		const before = await eventCount(w, league);
+		await expect(w.services.races.submit(organizer, { text: '1. A\n2. B' })).rejects.toMatchObject({
+			code: 'date-required',
+		});
+		expect(w.services.races.pendingCount()).toBe(0);
+		const preview = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-02-01' });
+		await w.services.races.confirm(organizer, preview.id);
+		expect(await eventCount(w, league)).toBe(before + 1);
+	});
+
+	it('a bad date is refused', async () => {
+		await expect(w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-13-01' })).rejects.toThrow(
+			/YYYY-MM-DD/,
+		);
+	});
+
+	it('members without Manage Server or the organizer role cannot submit', async () => {
+		await expect(w.services.races.submit(member, { text: '1. A\n2. B' })).rejects.toMatchObject({
+			code: 'not-organizer',
+		});
+		await expect(w.services.races.submit(roleOrganizer, { text: '1. A\n2. B' })).resolves.toBeDefined();
+	});
+});
+
+describe('confirm and cancel', () => {
+	it('confirm appends one race-submitted event; the preview cannot be used twice', async () => {
+		const preview = await w.services.races.submit(organizer, { text: '1. Alice\n2. Bob', date: '2026-02-28' });
+		const before = await eventCount(w, league);
+		const stored = await w.services.races.confirm(organizer, preview.id);
+		expect(stored.race).toBe('R1');
+		expect(stored.newPlayers).toEqual(['Alice', 'Bob']);
+		const events = await w.repo.readEvents(league);
+		expect(events).toHaveLength(before + 1);
+		expect(events.at(-1)).toMatchObject({ type: 'race-submitted', by: organizer.userId, race: { date: '2026-02-28' } });
+		await expect(w.services.races.confirm(organizer, preview.id)).rejects.toMatchObject({ code: 'preview-expired' });
+	});
+
+	it('only the submitter or another organizer may confirm', async () => {
+		const preview = await w.services.races.submit(organizer, { text: '1. Alice\n2. Bob' });
+		await expect(w.services.races.confirm(member, preview.id)).rejects.toMatchObject({ code: 'not-submitter' });
+		expect(await eventCount(w, league)).toBe(1);
+		await expect(w.services.races.confirm(organizer2, preview.id)).resolves.toMatchObject({ race: 'R1' });
+	});
+
+	it('a preview expires after 15 minutes', async () => {
+		const preview = await w.services.races.submit(organizer, { text: '1. Alice\n2. Bob' });
+		w.now.ms += PREVIEW_TTL_MS;
+		await expect(w.services.races.confirm(organizer, preview.id)).rejects.toMatchObject({ code: 'preview-expired' });
+		expect(await eventCount(w, league)).toBe(1);
+	});
+
+	it('cancel drops the preview and stores nothing', async () => {
+		const preview = await w.services.races.submit(organizer, { text: '1. Alice\n2. Bob' });
+		await w.services.races.cancel(organizer, preview.id);
+		expect(w.services.races.pendingCount()).toBe(0);
+		await expect(w.services.races.confirm(organizer, preview.id)).rejects.toMatchObject({ code: 'preview-expired' });
+		expect(await eventCount(w, league)).toBe(1);
+	});
+});
+
+describe('void, edit, show, list', () => {
+	it('void needs an organizer and a reason, and marks the race voided', async () => {
+		await addRace(w, '1. Alice\n2. Bob');
+		await expect(w.services.races.void(member, 'R1', 'dup')).rejects.toMatchObject({ code: 'not-organizer' });
+		await expect(w.services.races.void(organizer, 'R1', '  ')).rejects.toThrow(/reason is required/);
+		const view = await w.services.races.void(organizer, 'r1', 'duplicate');
+		expect(view.race.status).toBe('voided');
+		expect(view.race.edits[0]).toMatchObject({ kind: 'voided', reason: 'duplicate', by: organizer.userId });
+		await expect(w.services.races.void(organizer, 'R1', 'again')).rejects.toThrow(/voided/);
+		await expect(w.services.races.show(member, 'R9')).rejects.toMatchObject({ code: 'unknown-race' });
+	});
+
+	it('edit replaces the entries and keeps the history', async () => {
+		await addRace(w, '1. Alice\n2. Bob');
+		const { view } = await w.services.races.edit(organizer, 'R1', '1. Bob\n2. Alice', 'swapped');
+		expect(view.entries.map((e) => [e.name, e.position])).toEqual([
+			['Bob', 1],
+			['Alice', 2],
+		]);
+		expect(view.race.edits.map((e) => e.reason)).toEqual(['swapped']);
+		const standings = (await w.repo.ratingsAt(league, 'glicko')).standings;
+		expect(standings[0]!.name).toBe('Bob');
+	});
+
+	it('lists races newest first, ten per page, and refuses a page out of range', async () => {
+		for (let i = 0; i < 12; i++) await addRace(w, '1. Alice\n2. Bob');
+		const first = await w.services.races.list(member, undefined, 1);
+		expect(first).toMatchObject({ page: 1, pages: 2, total: 12 });
+		expect(first.races.map((r) => r.id).slice(0, 2)).toEqual(['R12', 'R11']);
+		expect((await w.services.races.list(member, undefined, 2)).races).toHaveLength(2);
+		await expect(w.services.races.list(member, undefined, 3)).rejects.toMatchObject({ code: 'bad-page' });
+	});
+
+	it('splits qualified race references', () => {
+		expect(splitRaceRef('Sunday Cup/r3')).toEqual({ league: 'Sunday Cup', race: 'R3' });
+		expect(splitRaceRef(' R7 ')).toEqual({ league: undefined, race: 'R7' });
+	});
+});

@@ -1,0 +1,190 @@
+/** rating, odds, leaderboard, league, player and autocomplete services over the memory store. */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { replayHistory } from '../../src/league/replay.js';
+import { getSystem } from '../../src/ratings/index.js';
+import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
+import type { Race } from '../../src/ratings/types.js';
+import { rankChoices } from '../../src/services/autocomplete.js';
+import { addRace, eventCount, GUILD, member, organizer, world, type World } from './helpers.js';
+
+let w: World;
+let league: string;
+
+/** Three races of Alice (#1), Bob (#2), Carol (#3), as ids, for the rating module's own replay. */
+const races: Race[] = [
+	['#1', '#2', '#3'],
+	['#2', '#1', '#3'],
+	['#1', '#3', '#2'],
+].map((order, i) => ({
+	id: `R${i + 1}`,
+	entries: order.map((player, p) => ({ player, position: p + 1, status: 'finished' as const })),
+}));
+
+beforeEach(async () => {
+	w = world();
+	league = (await w.services.leagues.create(organizer, { name: 'Cup' })).id;
+	await addRace(w, '1. Alice\n2. Bob\n3. Carol');
+	await addRace(w, '1. Bob\n2. Alice\n3. Carol');
+	await addRace(w, '1. Alice\n2. Carol\n3. Bob');
+});
+
+describe('rating service', () => {
+	it('reports the rating module’s numbers, rank and last change', async () => {
+		const folyami = getSystem('folyami');
+		const last = new Map<string, { before: number; after: number }>();
+		const replay = replayHistory(folyami, folyami.params(), races, {}, (o) => {
+			for (const c of o.changes) last.set(c.player, { before: c.before.rating, after: c.after.rating });
+		});
+		const r = await w.services.ratings.rating(member, { player: 'bob' });
+		const standings = replay.standings();
+		expect(r.summary?.rating).toBe(standings.find((s) => s.player === '#2')!.rating);
+		expect(r.rank).toBe(standings.findIndex((s) => s.player === '#2') + 1);
+		expect(r.summary?.races).toBe(3);
+		expect(r.lastChange).toMatchObject({ race: 'R3', ...last.get('#2') });
+	});
+
+	it('uses the caller’s linked player by default, by mention too, and explains when unlinked', async () => {
+		await expect(w.services.ratings.rating(member, {})).rejects.toMatchObject({ code: 'not-linked' });
+		await w.services.players.link(organizer, { player: 'Carol', user: member.userId });
+		expect((await w.services.ratings.rating(member, {})).player.name).toBe('Carol');
+		expect((await w.services.ratings.rating(organizer, { player: `<@${member.userId}>` })).player.name).toBe('Carol');
+		await expect(w.services.ratings.rating(member, { player: '<@812345678901234567>' })).rejects.toMatchObject({
+			code: 'user-not-linked',
+		});
+	});
+
+	it('an unknown player is refused with a suggestion; an unknown system is refused', async () => {
+		await expect(w.services.ratings.rating(member, { player: 'Alcie' })).rejects.toThrow(
+			/no player "Alcie" in Cup\. Did you mean \*\*Alice\*\*\?/,
+		);
+		await expect(w.services.ratings.rating(member, { player: 'Alice', system: 'elo' })).rejects.toMatchObject({
+			code: 'unknown-system',
+		});
+	});
+
+	it('glicko reports RD as uncertainty', async () => {
+		const r = await w.services.ratings.rating(member, { player: 'Alice', system: 'glicko' });
+		const glicko = getSystem('glicko');
+		const s = replayHistory(glicko, glicko.params(), races)
+			.standings()
+			.find((x) => x.player === '#1')!;
+		expect(r.summary).toMatchObject({ rating: s.rating, uncertainty: s.uncertainty, provisional: s.provisional });
+	});
+});
+
+describe('odds service', () => {
+	it('matches fieldOdds and headToHead on the same states', async () => {
+		const system = getSystem('glicko');
+		const params: unknown = system.params();
+		const replay = replayHistory(system, params, races);
+		const perf = (id: string) => system.performance(replay.player(id)!.state, params);
+		const three = await w.services.odds.odds(member, { players: 'Carol, Alice,Bob', system: 'glicko' });
+		const want = fieldOdds(['#3', '#1', '#2'].map(perf));
+		three.rows.forEach((row, i) => {
+			expect(row.pWin).toBe(want.pWin[i]);
+			expect(row.pTop3).toBe(want.pTop3[i]);
+			expect(row.expectedPosition).toBe(want.expectedPosition[i]);
+		});
+		expect(three.headToHead).toBeUndefined();
+		const two = await w.services.odds.odds(member, { players: 'Alice, Bob', system: 'glicko' });
+		expect(two.headToHead).toBe(headToHead(perf('#1'), perf('#2')));
+	});
+
+	it('refuses fewer than two players, a player twice and an unknown player', async () => {
+		await expect(w.services.odds.odds(member, { players: 'Alice' })).rejects.toMatchObject({ code: 'odds-field' });
+		await expect(w.services.odds.odds(member, { players: 'Alice, alice' })).rejects.toMatchObject({
+			code: 'odds-duplicate',
+		});
+		await expect(w.services.odds.odds(member, { players: 'Alice, Zed' })).rejects.toMatchObject({
+			code: 'unknown-player',
+		});
+	});
+});
+
+describe('leaderboard service', () => {
+	it('pages the standings with ranks', async () => {
+		const page = await w.services.leaderboard.page(member, {});
+		expect(page).toMatchObject({ page: 1, pages: 1, total: 3 });
+		expect(page.rows.map((r) => r.rank)).toEqual([1, 2, 3]);
+		expect(page.rows[0]!.name).toBe('Alice');
+		await expect(w.services.leaderboard.page(member, { page: 2 })).rejects.toMatchObject({ code: 'bad-page' });
+	});
+});
+
+describe('league service', () => {
+	it('only Manage Server creates; names are unique; bad system and time zone are refused', async () => {
+		await expect(w.services.leagues.create(member, { name: 'Other' })).rejects.toMatchObject({ code: 'not-organizer' });
+		await expect(w.services.leagues.create(organizer, { name: 'cup' })).rejects.toThrow(/already exists/);
+		await expect(w.services.leagues.create(organizer, { name: 'X', headline: 'elo' })).rejects.toMatchObject({
+			code: 'unknown-system',
+		});
+		await expect(w.services.leagues.create(organizer, { name: 'X', timezone: 'Mars/Base' })).rejects.toMatchObject({
+			code: 'bad-timezone',
+		});
+	});
+
+	it('defaults to the only league; with several, lists them', async () => {
+		expect((await w.services.leagues.resolve(member, undefined)).id).toBe(league);
+		await w.services.leagues.create(organizer, { name: 'Night *Series*' });
+		await expect(w.services.leagues.resolve(member, undefined)).rejects.toThrow(
+			/2 leagues \(\*\*Cup\*\*, \*\*Night \\\*Series\\\*\*\*\): choose one/,
+		);
+		expect((await w.services.leagues.resolve(member, 'night *series*')).config.name).toBe('Night *Series*');
+		await expect(w.services.leagues.resolve(member, 'Nope')).rejects.toMatchObject({ code: 'unknown-league' });
+		await expect(w.services.leagues.resolve({ ...member, guildId: undefined }, undefined)).rejects.toMatchObject({
+			code: 'guild-only',
+		});
+	});
+
+	it('config changes the headline (organizers only) and info counts players and races', async () => {
+		await expect(w.services.leagues.configure(member, undefined, { headline: 'glicko' })).rejects.toMatchObject({
+			code: 'not-organizer',
+		});
+		// The races have no dates: a yearly reset cannot replay them, so it is refused before anything is written.
+		const before = await eventCount(w, league);
+		await expect(w.services.leagues.configure(organizer, undefined, { reset: 'yearly' })).rejects.toMatchObject({
+			code: 'reset-needs-dates',
+		});
+		expect(await eventCount(w, league)).toBe(before);
+		const info = await w.services.leagues.configure(organizer, undefined, { headline: 'glicko' });
+		expect(info.config).toMatchObject({ headline: 'glicko', name: 'Cup', guildId: GUILD });
+		expect(await w.services.leagues.info(member, undefined)).toMatchObject({ players: 3, races: 3, voided: 0 });
+	});
+});
+
+describe('player service', () => {
+	it('rename keeps the old name as an alias; merge moves races; all organizer-only', async () => {
+		const before = await eventCount(w, league);
+		await expect(w.services.players.rename(member, { player: 'Bob', name: 'Robert' })).rejects.toMatchObject({
+			code: 'not-organizer',
+		});
+		expect(await eventCount(w, league)).toBe(before);
+		const renamed = await w.services.players.rename(organizer, { player: 'Bob', name: 'Robert' });
+		expect(renamed.player).toMatchObject({ name: 'Robert', aliases: ['Bob'] });
+		await expect(w.services.players.rename(organizer, { player: 'Robert', name: 'alice' })).rejects.toThrow(/taken/);
+		await addRace(w, '1. Dan\n2. Alice');
+		await addRace(w, '1. Eve\n2. Alice');
+		const merged = await w.services.players.merge(organizer, { from: 'Dan', into: 'Eve' });
+		expect(merged.player.aliases).toContain('Dan');
+		await expect(w.services.players.merge(organizer, { from: 'Alice', into: 'Robert' })).rejects.toThrow(/both raced/);
+	});
+});
+
+describe('autocomplete', () => {
+	it('puts prefix matches before substring matches, at most 25', () => {
+		const choices = ['Bobby', 'Alice', 'Rob', 'bob'].map((n) => ({ name: n, value: n }));
+		expect(rankChoices('b', choices).map((c) => c.value)).toEqual(['Bobby', 'bob', 'Rob']);
+		const many = Array.from({ length: 40 }, (_, i) => ({ name: `P${i}`, value: `P${i}` }));
+		expect(rankChoices('', many)).toHaveLength(25);
+	});
+
+	it('offers players, leagues and races of the guild', async () => {
+		expect((await w.services.autocomplete.players(member, undefined, 'ca')).map((c) => c.value)).toEqual(['Carol']);
+		expect((await w.services.autocomplete.leagues(member, 'c')).map((c) => c.value)).toEqual(['Cup']);
+		expect((await w.services.autocomplete.races(member, undefined, 'R')).map((c) => c.value)).toEqual([
+			'R3',
+			'R2',
+			'R1',
+		]);
+	});
+});
