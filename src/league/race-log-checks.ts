@@ -42,6 +42,16 @@ export function checkConfig(config: LeagueConfig): void {
 }
 
 /**
+ * A league that resets ratings every calendar year places each race in its year, so every race needs a date: the
+ * replay (replay.ts) refuses an undated race under a yearly reset, and the log must never hold an event it refuses.
+ */
+export function checkDatedForReset(config: LeagueConfig | undefined, date: string | undefined, raceId: string): void {
+	if (config?.reset === 'yearly' && date === undefined) {
+		throw new LeagueError(`race ${raceId} needs a date: this league resets ratings every calendar year`);
+	}
+}
+
+/**
  * Resolve and check a race's entries: every player known (by id, name or alias) or new (a valid name, created with
  * the next id), no player twice, integer positions ≥ 1, a known status, a finite non-negative time.
  */

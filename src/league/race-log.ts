@@ -1,5 +1,12 @@
 import type { LeagueConfig, LeagueEvent, LoggedEvent } from './league-events.js';
-import { checkConfig, LeagueError, nameKey, planRaceContent, validName } from './race-log-checks.js';
+import {
+	checkConfig,
+	checkDatedForReset,
+	LeagueError,
+	nameKey,
+	planRaceContent,
+	validName,
+} from './race-log-checks.js';
 import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
 
 /**
@@ -149,6 +156,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				checkConfig(next);
 				if (config !== undefined && next.guildId !== config.guildId)
 					throw new LeagueError('a league cannot move guild');
+				for (const race of races) if (race.status === 'confirmed') checkDatedForReset(next, race.date, race.id);
 				const ratingChange =
 					config !== undefined &&
 					(JSON.stringify(next.params) !== JSON.stringify(config.params) || next.reset !== config.reset);
@@ -165,6 +173,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 			}
 			case 'race-submitted': {
 				const id = `R${races.length + 1}`;
+				checkDatedForReset(config, event.race.date, id);
 				const { entries, created } = planRaceContent(event.race, id, resolve, players.size);
 				const { date, mode } = event.race;
 				const record: RaceRecord = {
@@ -201,6 +210,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				let next: RaceRecord = { ...race, status: 'voided', edits: [...race.edits, edit] };
 				let created: PlayerInfo[] = [];
 				if (event.type === 'race-edited') {
+					checkDatedForReset(config, event.changes.date, race.id);
 					const content = planRaceContent(event.changes, race.id, resolve, players.size);
 					created = content.created;
 					const { date, mode } = event.changes;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { LeagueEvent, LeagueEventBody, LoggedEvent, RaceInput } from '../../src/league/league-events.js';
-import { createLeagueLog, foldEvents, LeagueError, type LeagueLog, type LeagueLogSnapshot } from '../../src/league/race-log.js';
+import {
+	createLeagueLog,
+	foldEvents,
+	LeagueError,
+	type LeagueLog,
+	type LeagueLogSnapshot,
+} from '../../src/league/race-log.js';
 
 const config = { guildId: 'g', name: 'Main', headline: 'glicko', params: {}, timezone: 'UTC' };
 const race = (...names: string[]): RaceInput => ({
@@ -11,9 +17,12 @@ const race = (...names: string[]): RaceInput => ({
 /** A log with the events applied in order (seq 0, 1, …), and the list of logged events. */
 function build(...bodies: LeagueEventBody[]): { log: LeagueLog; events: LoggedEvent[] } {
 	const log = createLeagueLog();
-	const events = [{ type: 'league-configured', config } as const, ...bodies].map(
-		(body, seq) => ({ ...body, by: 'u1', at: '2024-05-01T10:00:00.000Z', seq }),
-	);
+	const events = [{ type: 'league-configured', config } as const, ...bodies].map((body, seq) => ({
+		...body,
+		by: 'u1',
+		at: '2024-05-01T10:00:00.000Z',
+		seq,
+	}));
 	events.forEach((e) => log.apply(e));
 	return { log, events };
 }
@@ -29,7 +38,10 @@ describe('race log: submissions and players', () => {
 	});
 
 	it('new names become players #1, #2, … in order of first appearance; names match case-insensitively', () => {
-		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') }, { type: 'race-submitted', race: race('bob ', 'Cy') });
+		const { log } = build(
+			{ type: 'race-submitted', race: race('Ann', 'Bob') },
+			{ type: 'race-submitted', race: race('bob ', 'Cy') },
+		);
 		expect(log.players().map((p) => [p.id, p.name])).toEqual([
 			['#1', 'Ann'],
 			['#2', 'Bob'],
@@ -59,29 +71,63 @@ describe('race log: submissions and players', () => {
 
 	it('refuses an unknown headline system or bad parameters in the configuration', () => {
 		const log = createLeagueLog();
-		const configure = (c: object) => () => log.check({ type: 'league-configured', config: { ...config, ...c }, by: 'u', at: 't' });
+		const configure = (c: object) => () =>
+			log.check({ type: 'league-configured', config: { ...config, ...c }, by: 'u', at: 't' });
 		expect(configure({ headline: 'nope' })).toThrow(LeagueError);
 		expect(configure({ params: { glicko: { nope: 1 } } })).toThrow(/parameters of glicko/);
 	});
 });
 
+describe('race log: yearly reset needs dated races', () => {
+	// The replay refuses an undated race under a yearly reset; the log must never store an event the replay refuses.
+	it('a yearly-reset league refuses an undated submission or edit; turning the reset on with an undated race is refused', () => {
+		const { log } = build(
+			{ type: 'race-submitted', race: { entries: race('Ann', 'Bob').entries } },
+			{ type: 'race-submitted', race: race('Ann', 'Cy') },
+		);
+		const yearly = { type: 'league-configured', config: { ...config, reset: 'yearly' }, by: 'u', at: 't' } as const;
+		expect(() => log.check(yearly)).toThrow(/race R1 needs a date/);
+		next(log, { type: 'race-voided', race: 'R1', reason: 'no date' });
+		next(log, { type: 'league-configured', config: { ...config, reset: 'yearly' } });
+		const undated = { entries: race('Ann', 'Bob').entries };
+		expect(() => log.check({ type: 'race-submitted', race: undated, by: 'u', at: 't' })).toThrow(/R3 needs a date/);
+		expect(() =>
+			log.check({ type: 'race-edited', race: 'R2', reason: 'x', changes: undated, by: 'u', at: 't' }),
+		).toThrow(/R2 needs a date/);
+		expect(() => log.check({ type: 'race-submitted', race: race('Ann', 'Bob'), by: 'u', at: 't' })).not.toThrow();
+	});
+});
+
 describe('race log: void and edit', () => {
 	it('a void keeps the race with status voided and the reason; it is not rated; it cannot be voided twice', () => {
-		const { log } = build({ type: 'race-submitted', race: race('A', 'B') }, { type: 'race-submitted', race: race('B', 'C') });
+		const { log } = build(
+			{ type: 'race-submitted', race: race('A', 'B') },
+			{ type: 'race-submitted', race: race('B', 'C') },
+		);
 		const result = next(log, { type: 'race-voided', race: 'R1', reason: 'wrong track' });
 		expect(result.retroFrom).toBe(1);
-		expect(log.race('R1')).toMatchObject({ status: 'voided', edits: [{ kind: 'voided', reason: 'wrong track', by: 'u2', seq: 3 }] });
+		expect(log.race('R1')).toMatchObject({
+			status: 'voided',
+			edits: [{ kind: 'voided', reason: 'wrong track', by: 'u2', seq: 3 }],
+		});
 		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R2']);
 		expect(() => next(log, { type: 'race-voided', race: 'R1', reason: 'again' })).toThrow(/voided/);
 		expect(() => next(log, { type: 'race-voided', race: 'R2', reason: ' ' })).toThrow(/reason/);
 	});
 
 	it('an edit replaces the content, keeps id and place, records the edit; touchedSince reports it', () => {
-		const { log } = build({ type: 'race-submitted', race: race('A', 'B') }, { type: 'race-submitted', race: race('B', 'C') });
+		const { log } = build(
+			{ type: 'race-submitted', race: race('A', 'B') },
+			{ type: 'race-submitted', race: race('B', 'C') },
+		);
 		expect(log.touchedSince(2)).toBe(Infinity);
 		next(log, { type: 'race-edited', race: 'R1', reason: 'swapped', changes: race('B', 'A', 'D') });
 		expect(names(log, 'R1')).toEqual(['B', 'A', 'D']);
-		expect(log.race('R1')).toMatchObject({ seq: 1, status: 'confirmed', edits: [{ kind: 'edited', reason: 'swapped' }] });
+		expect(log.race('R1')).toMatchObject({
+			seq: 1,
+			status: 'confirmed',
+			edits: [{ kind: 'edited', reason: 'swapped' }],
+		});
 		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R2']);
 		expect(log.touchedSince(2)).toBe(1);
 		expect(log.touchedSince(3)).toBe(Infinity);
@@ -132,7 +178,10 @@ describe('race log: rename, alias, link, merge', () => {
 	});
 
 	it('merge is refused, with the races named, when both players raced in the same race', () => {
-		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') }, { type: 'race-submitted', race: race('Bob', 'Ann') });
+		const { log } = build(
+			{ type: 'race-submitted', race: race('Ann', 'Bob') },
+			{ type: 'race-submitted', race: race('Bob', 'Ann') },
+		);
 		expect(() => next(log, { type: 'players-merged', from: 'Bob', into: 'Ann' })).toThrow(
 			'cannot merge Bob into Ann: both raced in R1, R2',
 		);
@@ -153,7 +202,10 @@ describe('race log: snapshots', () => {
 		const { log, events } = build(...bodies);
 		for (let cut = 0; cut < events.length; cut++) {
 			const head = foldEvents(events.slice(0, cut + 1));
-			const restored = foldEvents(events.slice(cut + 1), JSON.parse(JSON.stringify(head.snapshot())) as LeagueLogSnapshot);
+			const restored = foldEvents(
+				events.slice(cut + 1),
+				JSON.parse(JSON.stringify(head.snapshot())) as LeagueLogSnapshot,
+			);
 			expect(restored.snapshot()).toEqual(log.snapshot());
 		}
 	});
