@@ -4,11 +4,12 @@
  */
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { config, randomRaces, rng } from './helpers.js';
+import { config, randomRaces } from './helpers.js';
+import { mulberry32 } from '../support/mulberry32.js';
 
 const [file, seedText] = process.argv.slice(2);
 const seed = Number(seedText);
-const random = rng(seed);
+const random = mulberry32(seed);
 const store = await openSqliteStore(file!, (error) => {
 	console.error(error);
 	process.exit(2);
@@ -26,8 +27,18 @@ for (let i = 0; ; i++) {
 		roll < 0.1 && pick !== undefined
 			? [repo.appendEvent(league.id, { type: 'race-voided', race: pick.id, reason: `void ${i}`, by: 'w' })]
 			: roll < 0.2 && pick !== undefined
-				? [repo.appendEvent(league.id, { type: 'race-edited', race: pick.id, reason: 'edit', changes: races[i]!, by: 'w' })]
+				? [
+						repo.appendEvent(league.id, {
+							type: 'race-edited',
+							race: pick.id,
+							reason: 'edit',
+							changes: races[i]!,
+							by: 'w',
+						}),
+					]
 				: // Several submissions at once: they must land in call order, none lost.
-					[0, 1, 2].map((k) => repo.appendEvent(league.id, { type: 'race-submitted', race: races[i * 3 + k]!, by: 'w' }));
+					[0, 1, 2].map((k) =>
+						repo.appendEvent(league.id, { type: 'race-submitted', race: races[i * 3 + k]!, by: 'w' }),
+					);
 	await Promise.all(writes);
 }

@@ -7,7 +7,8 @@ import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { adapters, failOnError, rng } from './helpers.js';
+import { adapters, failOnError } from './helpers.js';
+import { mulberry32 } from '../support/mulberry32.js';
 
 const { dir, cleanup } = adapters();
 afterAll(cleanup);
@@ -16,7 +17,9 @@ const writer = join(import.meta.dirname, 'crash-writer.ts');
 /** Start the writer, let it run a random while after it is ready, SIGKILL it. */
 function runAndKill(file: string, seed: number, ms: number): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', writer, file, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, ['--import', 'tsx', writer, file, String(seed)], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stderr = '';
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		child.stdout.on('data', (chunk: Buffer) => {
@@ -32,14 +35,17 @@ function runAndKill(file: string, seed: number, ms: number): Promise<void> {
 describe('crash safety (SQLite, SIGKILL at random moments)', () => {
 	it('leaves a contiguous log of whole records whose derived state equals a fresh replay', async () => {
 		const file = join(dir, 'crash.sqlite');
-		const random = rng(2024);
+		const random = mulberry32(2024);
 		let previous = 0;
 		for (let round = 0; round < 4; round++) {
 			await runAndKill(file, round + 1, 150 + Math.floor(random() * 600));
 
 			// Every stored event record is whole and the seqs form 0..n-1 with nothing beyond a gap.
 			const probe = new KeyvSqlite({ uri: `sqlite://${file}` });
-			const rows = (await probe.query("SELECT key, value FROM keyv WHERE key LIKE 'events:%'")) as { key: string; value: string }[];
+			const rows = (await probe.query("SELECT key, value FROM keyv WHERE key LIKE 'events:%'")) as {
+				key: string;
+				value: string;
+			}[];
 			await probe.disconnect();
 			const seqs = rows.map((row) => Number(row.key.slice(row.key.lastIndexOf(':') + 1))).sort((a, b) => a - b);
 			expect(seqs).toEqual(seqs.map((_, i) => i));
@@ -55,8 +61,14 @@ describe('crash safety (SQLite, SIGKILL at random moments)', () => {
 			expect((await repo.loadState('g1.main')).snapshot()).toEqual(fresh.snapshot());
 			for (const id of ['glicko', 'folyami']) {
 				const system = getSystem(id);
-				const full = replayHistory(system, system.params(), fresh.ratedRaces().map((r) => r.race));
-				expect(JSON.stringify((await repo.ratingsAt('g1.main', id)).snapshot.players)).toBe(JSON.stringify(full.snapshot().players));
+				const full = replayHistory(
+					system,
+					system.params(),
+					fresh.ratedRaces().map((r) => r.race),
+				);
+				expect(JSON.stringify((await repo.ratingsAt('g1.main', id)).snapshot.players)).toBe(
+					JSON.stringify(full.snapshot().players),
+				);
 			}
 			await repo.close();
 		}

@@ -5,6 +5,7 @@ import type { EntryInput, LeagueConfig, RaceInput } from '../../src/league/leagu
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { Store } from '../../src/storage/ports.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { mulberry32 } from '../support/mulberry32.js';
 
 /** Test helpers: both adapters, a temp dir per test file, seeded random races. */
 
@@ -42,29 +43,19 @@ export const config = (name = 'Main', extra: Partial<LeagueConfig> = {}): League
 	...extra,
 });
 
-/** mulberry32: a small seeded generator, so every run sees the same races. */
-export function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 /** `n` races over a pool of `pool` players named P01…, 2-8 entries each, some DNF, one race every 1-3 days. */
 export function randomRaces(seed: number, n: number, pool = 12): RaceInput[] {
-	const random = rng(seed);
+	const random = mulberry32(seed);
 	const names = Array.from({ length: pool }, (_, i) => `P${String(i + 1).padStart(2, '0')}`);
 	let day = Date.UTC(2024, 0, 1);
 	return Array.from({ length: n }, () => {
 		day += (1 + Math.floor(random() * 3)) * 86_400_000;
 		const field = [...names].sort(() => random() - 0.5).slice(0, 2 + Math.floor(random() * 7));
-		const entries = field.map(
-			(player, i): EntryInput => ({ player, position: i + 1, status: random() < 0.1 ? 'DNF' : 'finished' }),
-		);
+		const entries = field.map((player, i): EntryInput => ({
+			player,
+			position: i + 1,
+			status: random() < 0.1 ? 'DNF' : 'finished',
+		}));
 		return { date: new Date(day).toISOString().slice(0, 10), entries };
 	});
 }

@@ -48,16 +48,18 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 		expect((await repo.listLeagues('g2')).map((l) => l.config.name)).toEqual(['Other']);
 		await expect(repo.createLeague(config('MAIN'), 'u0')).rejects.toThrow(/already exists/);
 		expect(await repo.getLeague('g1.nope')).toBeUndefined();
-		await expect(repo.appendEvent('g1.nope', { type: 'race-voided', race: 'R1', reason: 'x', by: 'u' })).rejects.toThrow(
-			/unknown league/,
-		);
+		await expect(
+			repo.appendEvent('g1.nope', { type: 'race-voided', race: 'R1', reason: 'x', by: 'u' }),
+		).rejects.toThrow(/unknown league/);
 	});
 
 	it('50 concurrent submissions all land, contiguous, in call order', async () => {
 		const repo = await open(adapter, 'concurrent');
 		const { id } = await repo.createLeague(config(), 'u0');
 		const races = randomRaces(7, 50);
-		const results = await Promise.all(races.map((race, i) => repo.appendEvent(id, { type: 'race-submitted', race, by: `u${i}` })));
+		const results = await Promise.all(
+			races.map((race, i) => repo.appendEvent(id, { type: 'race-submitted', race, by: `u${i}` })),
+		);
 		expect(results.map((r) => r.seq)).toEqual(races.map((_, i) => i + 1));
 		expect(results.map((r) => r.race)).toEqual(races.map((_, i) => `R${i + 1}`));
 		const events = await repo.readEvents(id);
@@ -68,7 +70,9 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 	it('a refused event writes nothing and later events still land', async () => {
 		const repo = await open(adapter, 'refused');
 		const id = await seed(repo, randomRaces(1, 3));
-		await expect(repo.appendEvent(id, { type: 'race-voided', race: 'R9', reason: 'x', by: 'u' })).rejects.toThrow(LeagueError);
+		await expect(repo.appendEvent(id, { type: 'race-voided', race: 'R9', reason: 'x', by: 'u' })).rejects.toThrow(
+			LeagueError,
+		);
 		const ok = await repo.appendEvent(id, { type: 'race-voided', race: 'R2', reason: 'x', by: 'u' });
 		expect(ok.seq).toBe(4);
 		expect((await repo.readEvents(id, 4)).map((e) => e.type)).toEqual(['race-voided']);
@@ -107,7 +111,13 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 	it('merge re-rates the merged players as one; rename and alias change no rating', async () => {
 		const races: RaceInput[] = [
 			...randomRaces(5, 10),
-			{ date: '2024-03-01', entries: [{ player: 'Solo', position: 1, status: 'finished' }, { player: 'P01', position: 2, status: 'finished' }] },
+			{
+				date: '2024-03-01',
+				entries: [
+					{ player: 'Solo', position: 1, status: 'finished' },
+					{ player: 'P01', position: 2, status: 'finished' },
+				],
+			},
 			...randomRaces(6, 10).map((r) => ({ ...r, date: '2024-04-01' })),
 		];
 		const repo = await open(adapter, 'merge');
@@ -120,7 +130,10 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 			/both raced in R11/,
 		);
 		await repo.appendEvent(id, { type: 'players-merged', from: 'Solo', into: 'P03', by: 'u' });
-		const merged = races.map((r) => ({ ...r, entries: r.entries.map((e) => (e.player === 'Solo' ? { ...e, player: 'P03' } : e)) }));
+		const merged = races.map((r) => ({
+			...r,
+			entries: r.entries.map((e) => (e.player === 'Solo' ? { ...e, player: 'P03' } : e)),
+		}));
 		const full = JSON.stringify(await expected(repo, id, merged, 'glicko'));
 		expect(await players(repo, id, 'glicko')).toBe(full);
 		expect(await players(await open(adapter, 'merge'), id, 'glicko')).toBe(full);
@@ -135,7 +148,11 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 		const repo = await open(adapter, 'params');
 		const id = await seed(repo, races);
 		await repo.ratingsAt(id, 'glicko');
-		await repo.appendEvent(id, { type: 'league-configured', config: config('Main', { params: { glicko: { c: 50 } } }), by: 'u' });
+		await repo.appendEvent(id, {
+			type: 'league-configured',
+			config: config('Main', { params: { glicko: { c: 50 } } }),
+			by: 'u',
+		});
 		const log = await repo.loadState(id);
 		const sys = getSystem('glicko');
 		const plain = log.ratedRaces().map((r) => r.race);

@@ -70,14 +70,19 @@ describe('STORE_URL', () => {
 	it('maps each scheme to its adapter', () => {
 		expect(parseStoreUrl('sqlite://data/pitwall.sqlite')).toEqual({ kind: 'sqlite', path: 'data/pitwall.sqlite' });
 		expect(parseStoreUrl('memory://')).toEqual({ kind: 'memory' });
-		expect(parseStoreUrl('postgresql://u@localhost/db')).toMatchObject({ kind: 'postgresql', adapterPackage: '@keyv/postgres' });
+		expect(parseStoreUrl('postgresql://u@localhost/db')).toMatchObject({
+			kind: 'postgresql',
+			adapterPackage: '@keyv/postgres',
+		});
 		expect(parseStoreUrl('redis://localhost:6379')).toMatchObject({ kind: 'redis', adapterPackage: '@keyv/redis' });
 		expect(() => parseStoreUrl('mysql://x')).toThrow(/not sqlite/);
 		expect(() => parseStoreUrl('sqlite://')).toThrow(/file path/);
 	});
 
 	it('refuses postgres and redis clearly while their adapter is not installed', async () => {
-		await expect(openStore('postgresql://localhost/pitwall', () => {})).rejects.toThrow(/@keyv\/postgres is not installed yet/);
+		await expect(openStore('postgresql://localhost/pitwall', () => {})).rejects.toThrow(
+			/@keyv\/postgres is not installed yet/,
+		);
 		await expect(openStore('redis://localhost', () => {})).rejects.toThrow(/@keyv\/redis is not installed yet/);
 	});
 
