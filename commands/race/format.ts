@@ -42,7 +42,8 @@ export function previewText(preview: RacePreview): string {
 
 export function raceHeader(race: RaceRecord, leagueName: string): string {
 	const status = race.status === 'voided' ? ' · **voided**' : '';
-	return `**${race.id}** in **${esc(leagueName)}**${race.date ? ` · ${race.date}` : ''}${status} · submitted by ${userRef(race.submittedBy)}`;
+	const name = race.name ? ` “${esc(race.name)}”` : '';
+	return `**${race.id}**${name} in **${esc(leagueName)}**${race.date ? ` · ${race.date}` : ''}${status} · submitted by ${userRef(race.submittedBy)}`;
 }
 
 export function raceText(view: RaceView): string {

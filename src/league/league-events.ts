@@ -25,8 +25,8 @@ export interface LeagueConfig {
 /** One line of a submitted result: a RaceEntry whose `player` is a name or alias (case-insensitive) or a player id `#n`. */
 export type EntryInput = RaceEntry;
 
-/** A submitted race: a Race before the log gives it an id. */
-export type RaceInput = Omit<Race, 'id'>;
+/** A submitted race: a Race before the log gives it an id, with the organizer's optional name for it. */
+export type RaceInput = Omit<Race, 'id'> & { readonly name?: string | undefined };
 
 /** Who wrote the event (Discord user id, or `cli`) and when (ISO timestamp, passed in: pure code has no clock). */
 export interface EventMeta {

@@ -41,6 +41,9 @@ export function checkConfig(config: LeagueConfig): void {
 	}
 }
 
+const RACE_NAME_MAX = 100;
+const RACE_NAME = new RegExp(`^[^\\p{Cc}]{1,${RACE_NAME_MAX}}$`, 'u');
+
 /**
  * A league that resets ratings every calendar year places each race in its year, so every race needs a date: the
  * replay (replay.ts) refuses an undated race under a yearly reset, and the log must never hold an event it refuses.
@@ -63,6 +66,11 @@ export function planRaceContent(
 ): { entries: RaceEntry[]; created: PlayerInfo[] } {
 	if (input.date !== undefined && !isoDate.test(input.date)) {
 		throw new LeagueError(`race ${raceId}: date "${input.date}" is not YYYY-MM-DD`);
+	}
+	if (input.name !== undefined && (typeof input.name !== 'string' || !RACE_NAME.test(input.name))) {
+		throw new LeagueError(
+			`race ${raceId}: a race name is 1 to ${RACE_NAME_MAX} characters, without line breaks or control characters`,
+		);
 	}
 	if (input.mode !== undefined && input.mode !== 'tt' && input.mode !== 'items') {
 		throw new LeagueError(`race ${raceId}: mode must be tt or items`);

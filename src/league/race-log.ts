@@ -40,6 +40,8 @@ export interface RaceEdit {
 
 export interface RaceRecord {
 	readonly id: string;
+	/** The organizer's name for the race (`/race submit name:`), e.g. "Round 4 — Monza". */
+	readonly name?: string | undefined;
 	/** Log position of the race-submitted event: the race's place in rating order. */
 	readonly seq: number;
 	readonly date?: string | undefined;
@@ -175,9 +177,10 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				const id = `R${races.length + 1}`;
 				checkDatedForReset(config, event.race.date, id);
 				const { entries, created } = planRaceContent(event.race, id, resolve, players.size);
-				const { date, mode } = event.race;
+				const { date, mode, name } = event.race;
 				const record: RaceRecord = {
 					id,
+					...(name !== undefined && { name }),
 					seq: at,
 					...(date !== undefined && { date }),
 					...(mode !== undefined && { mode }),
@@ -214,8 +217,10 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					const content = planRaceContent(event.changes, race.id, resolve, players.size);
 					created = content.created;
 					const { date, mode } = event.changes;
+					const name = event.changes.name ?? race.name;
 					next = {
 						id: race.id,
+						...(name !== undefined && { name }),
 						seq: race.seq,
 						...(date !== undefined && { date }),
 						...(mode !== undefined && { mode }),

@@ -67,7 +67,7 @@ export function createAutocompleteService(repo: LeagueRepository, leagues: Leagu
 			const state = await repo.loadState(league.id);
 			const several = actor.guildId !== undefined && (await leagues.list(actor.guildId)).length > 1;
 			const choices = [...state.races()].reverse().map((r) => ({
-				name: `${r.id}${r.date ? ` ${r.date}` : ''}${r.status === 'voided' ? ' (voided)' : ''} · ${r.entries.length} racers`,
+				name: `${r.id}${r.name ? ` “${r.name}”` : ''}${r.date ? ` ${r.date}` : ''}${r.status === 'voided' ? ' (voided)' : ''} · ${r.entries.length} racers`,
 				value: several ? `${league.config.name}/${r.id}` : r.id,
 			}));
 			return rankChoices(typed, choices);

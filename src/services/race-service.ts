@@ -164,7 +164,12 @@ export function createRaceService(
 					`${escapeForDiscord(league.config.name)} restarts ratings every year, so every race needs the date option (YYYY-MM-DD).`,
 				);
 			}
-			const race: RaceInput = { entries, ...(input.date !== undefined && { date: input.date.trim() }) };
+			const name = input.name?.trim();
+			const race: RaceInput = {
+				entries,
+				...(input.date !== undefined && { date: input.date.trim() }),
+				...(name !== undefined && name !== '' && { name }),
+			};
 			const at = clock().toISOString();
 			await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
 			const system = league.config.headline;

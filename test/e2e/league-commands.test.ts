@@ -4,142 +4,34 @@
  * button, then /rating and /odds are checked against the rating module's own numbers; every refusal is ephemeral,
  * specific, pings nobody and stores nothing.
  */
-import { Events, MessageFlags, PermissionFlagsBits, type Client } from 'discord.js';
-import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buttons, commands } from '../../commands/index.js';
+import { describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.js';
 import { fmtPct, fmtPosition, fmtRating } from '../../commands/shared.js';
-import { startBot } from '../../src/discord/client.js';
 import { deployCommands } from '../../src/discord/deploy-commands.js';
 import { replayHistory } from '../../src/league/replay.js';
-import { createLogger } from '../../src/logger.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
 import type { Race } from '../../src/ratings/types.js';
-import { createServices } from '../../src/services/index.js';
-import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import { createMemoryStore } from '../../src/storage/memory-store.js';
-import type { LeagueRepository } from '../../src/storage/ports.js';
 import {
-	startFakeDiscord,
-	type Actor,
-	type FakeDiscord,
-	type Json,
-	type RawOption,
-	type ReplyEvent,
-} from './fake-discord.js';
+	ATTACHMENT,
+	content,
+	EPHEMERAL,
+	flagsOf,
+	MEMBER,
+	mentionsOf,
+	ORGANIZER,
+	STRING,
+	sub,
+	text,
+	useLeagueBot,
+} from './league-bot.js';
 
-const EPHEMERAL = MessageFlags.Ephemeral as number;
-const STRING = 3;
-const INTEGER = 4;
-const SUB = 1;
-const ATTACHMENT = 11;
-
-const ORGANIZER: Actor = { userId: '400000000000000001', permissions: PermissionFlagsBits.ManageGuild };
-const MEMBER: Actor = { userId: '400000000000000002' };
-
-let fake: FakeDiscord;
-let client: Client;
-let repo: LeagueRepository;
+const bot = useLeagueBot();
+const { run, expectRefusal, preview, click } = bot;
 let leagueId = '';
 
-beforeAll(async () => {
-	fake = await startFakeDiscord();
-	repo = createLeagueRepository(createMemoryStore());
-	const log = createLogger({ level: 'silent' });
-	client = await startBot({
-		config: { DISCORD_API_URL: fake.apiUrl, DISCORD_TOKEN: fake.token },
-		context: { log, services: createServices(repo) },
-		commands,
-		buttons,
-	});
-	if (!client.isReady()) await once(client, Events.ClientReady);
-});
-
-afterAll(async () => {
-	await client?.destroy();
-	await fake?.close();
-});
-
-const text = (name: string, value: string | number): RawOption => ({
-	name,
-	type: typeof value === 'number' ? INTEGER : STRING,
-	value,
-});
-const sub = (name: string, options: RawOption[] = []): RawOption => ({ name, type: SUB, options });
-
-/** The message body of an answer (callback, edit or follow-up). */
-function dataOf(event: ReplyEvent): Json {
-	return 'data' in event ? (event.data ?? {}) : {};
-}
-
-/** The content of an answer, whatever its form (reply, edit of a deferred reply, follow-up). */
-function content(event: ReplyEvent): string {
-	const value = dataOf(event)['content'];
-	return typeof value === 'string' ? value : '';
-}
-
-function flagsOf(event: ReplyEvent): number {
-	return Number(dataOf(event)['flags'] ?? 0);
-}
-
-function mentionsOf(event: ReplyEvent): unknown {
-	return dataOf(event)['allowed_mentions'];
-}
-
-/** A slash command's final answer: the reply, or the edit after a defer (asserting the defer's visibility). */
-async function run(
-	name: string,
-	options: RawOption[],
-	actor: Actor = MEMBER,
-): Promise<ReplyEvent & { deferred: boolean }> {
-	const handle = fake.sendSlashCommand(name, options, actor);
-	const first = await handle.next();
-	if (first.kind === 'callback' && first.type === 5) {
-		const second = await handle.next();
-		// A deferred answer keeps the defer's visibility.
-		return Object.assign(second, { deferred: true, flagsOfDefer: flagsOf(first) });
-	}
-	return Object.assign(first, { deferred: false });
-}
-
-async function expectRefusal(name: string, options: RawOption[], actor: Actor, message: RegExp): Promise<void> {
-	const handle = fake.sendSlashCommand(name, options, actor);
-	const first = await handle.next();
-	const final = first.kind === 'callback' && first.type === 5 ? await handle.next() : first;
-	expect(content(final)).toMatch(message);
-	// Ephemeral: the reply itself, or the deferred "thinking" it edits.
-	expect(flagsOf(first) & EPHEMERAL).toBe(EPHEMERAL);
-	expect(mentionsOf(final)).toEqual({ parse: [] });
-}
-
 async function eventCount(): Promise<number> {
-	return (await repo.readEvents(leagueId)).length;
-}
-
-/** Submits a race and returns the preview text and its Confirm / Cancel customIds. */
-async function preview(options: RawOption[], actor: Actor = ORGANIZER) {
-	const handle = fake.sendSlashCommand('race', [sub('submit', options)], actor);
-	const deferred = await handle.next();
-	expect(deferred).toMatchObject({ kind: 'callback', type: 5 });
-	expect(flagsOf(deferred) & EPHEMERAL).toBe(EPHEMERAL);
-	const edit = await handle.next();
-	if (edit.kind !== 'edit') throw new Error(`expected the preview edit, got ${edit.kind}`);
-	const rows = (edit.data['components'] ?? []) as Json[];
-	const ids = rows.flatMap((row) => (row['components'] as Json[]).map((c) => String(c['custom_id'])));
-	return {
-		text: content(edit),
-		confirm: ids.find((id) => id.startsWith('race:confirm:')),
-		cancel: ids.find((id) => id.startsWith('race:cancel:')),
-		edit,
-	};
-}
-
-async function click(customId: string, actor: Actor = ORGANIZER): Promise<ReplyEvent[]> {
-	const handle = fake.clickButton(customId, actor);
-	const events = [await handle.next(), await handle.next()];
-	if (content(events[1]!).startsWith('Stored')) events.push(await handle.next()); // the public announcement
-	return events;
+	return (await bot.repo.readEvents(leagueId)).length;
 }
 
 /** The two confirmed races, as the rating module sees them (player ids in order of first appearance). */
@@ -166,20 +58,20 @@ describe('league commands end to end', () => {
 	it('registers every command', async () => {
 		await deployCommands(
 			{
-				DISCORD_TOKEN: fake.token,
-				DISCORD_APP_ID: fake.appId,
-				DEV_GUILD_ID: fake.guildId,
-				DISCORD_API_URL: fake.apiUrl,
+				DISCORD_TOKEN: bot.fake.token,
+				DISCORD_APP_ID: bot.fake.appId,
+				DEV_GUILD_ID: bot.fake.guildId,
+				DISCORD_API_URL: bot.fake.apiUrl,
 			},
 			commands.map((c) => c.data),
 		);
-		const names = fake.commandRegistrations.at(-1)?.body.map((c) => c['name']);
+		const names = bot.fake.commandRegistrations.at(-1)?.body.map((c) => c['name']);
 		expect(names).toEqual(['about', 'league', 'race', 'rating', 'odds', 'leaderboard', 'player']);
 	});
 
 	it('/league create: refused without Manage Server, created with it', async () => {
 		await expectRefusal('league', [sub('create', [text('name', 'Sunday Cup')])], MEMBER, /Only league organizers/);
-		expect(await repo.listLeagues(fake.guildId)).toEqual([]);
+		expect(await bot.repo.listLeagues(bot.fake.guildId)).toEqual([]);
 		const reply = await run(
 			'league',
 			[sub('create', [text('name', 'Sunday Cup'), text('system', 'glicko')])],
@@ -187,7 +79,7 @@ describe('league commands end to end', () => {
 		);
 		expect(content(reply)).toContain('Created league **Sunday Cup**');
 		expect(content(reply)).toContain('Headline system: `glicko`');
-		leagueId = (await repo.listLeagues(fake.guildId))[0]!.id;
+		leagueId = (await bot.repo.listLeagues(bot.fake.guildId))[0]!.id;
 	});
 
 	it('/race submit shows a preview; nothing is stored until Confirm; a member cannot submit or confirm', async () => {
@@ -276,7 +168,7 @@ describe('league commands end to end', () => {
 		const board = content(await run('leaderboard', [text('page', 1)]));
 		expect(board).toMatch(/\*\*Sunday Cup\*\* leaderboard \(`glicko`, page 1\/1, 3 players/);
 		const show = content(await run('race', [sub('show', [text('race', 'r1')])]));
-		expect(show).toContain('**R1** in **Sunday Cup**');
+		expect(show).toContain('**R1** “Opener” in **Sunday Cup**');
 		expect(show).toContain('DNF Carol');
 		const list = content(await run('race', [sub('list', [])]));
 		expect(list).toContain('2 in all');
@@ -323,19 +215,19 @@ describe('league commands end to end', () => {
 	});
 
 	it('autocomplete offers players, leagues and races', async () => {
-		const players = await fake
+		const players = await bot.fake
 			.sendAutocomplete('rating', [{ name: 'player', type: STRING, value: 'b', focused: true }])
 			.next();
 		expect(players).toMatchObject({ kind: 'callback', type: 8, data: { choices: [{ name: 'Bob', value: 'Bob' }] } });
-		const leagues = await fake
+		const leagues = await bot.fake
 			.sendAutocomplete('leaderboard', [{ name: 'league', type: STRING, value: 'sun', focused: true }])
 			.next();
 		expect(leagues).toMatchObject({ data: { choices: [{ name: 'Sunday Cup', value: 'Sunday Cup' }] } });
-		const racesChoice = await fake
+		const racesChoice = await bot.fake
 			.sendAutocomplete('race', [sub('show', [{ name: 'race', type: STRING, value: 'R1', focused: true }])])
 			.next();
 		expect(racesChoice).toMatchObject({ data: { choices: [expect.objectContaining({ value: 'R1' })] } });
-		const field = await fake
+		const field = await bot.fake
 			.sendAutocomplete('odds', [{ name: 'players', type: STRING, value: 'Alice, ca', focused: true }])
 			.next();
 		expect(field).toMatchObject({ data: { choices: [{ name: 'Alice, Carol', value: 'Alice, Carol' }] } });
@@ -380,19 +272,19 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 
 	it('an oversized file is refused before it is downloaded', async () => {
 		const before = await eventCount();
-		const big = fake.addAttachment('big.csv', `player,position\n${'x,1\n'.repeat(70_000)}`, 'text/csv');
+		const big = bot.fake.addAttachment('big.csv', `player,position\n${'x,1\n'.repeat(70_000)}`, 'text/csv');
 		await expectRefusal(
 			'race',
 			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(big['id']) }])],
 			ORGANIZER,
 			/at most 256 KiB\. Nothing was stored\./,
 		);
-		expect(fake.requests.some((r) => r.path.includes(String(big['id'])))).toBe(false);
+		expect(bot.fake.requests.some((r) => r.path.includes(String(big['id'])))).toBe(false);
 		expect(await eventCount()).toBe(before);
 	});
 
 	it('a file that is not .csv is refused', async () => {
-		const file = fake.addAttachment('results.txt', '1. Alice\n2. Bob\n');
+		const file = bot.fake.addAttachment('results.txt', '1. Alice\n2. Bob\n');
 		await expectRefusal(
 			'race',
 			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }])],
@@ -402,7 +294,7 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 	});
 
 	it('a CSV attachment is read as the scoreboard', async () => {
-		const file = fake.addAttachment('race.csv', 'player,position,time\nBob,1,59.5\nAlice,2,60.25\n', 'text/csv');
+		const file = bot.fake.addAttachment('race.csv', 'player,position,time\nBob,1,59.5\nAlice,2,60.25\n', 'text/csv');
 		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
 		expect(p.text).toMatch(/1\. \*\*Bob\*\* 59\.5 —/);
 		await click(p.cancel!);

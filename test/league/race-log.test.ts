@@ -78,6 +78,21 @@ describe('race log: submissions and players', () => {
 	});
 });
 
+describe('race log: race names', () => {
+	it('a race keeps the name it was submitted with, also through an edit; a bad name is refused', () => {
+		const { log } = build({ type: 'race-submitted', race: { ...race('Ann', 'Bob'), name: 'Round 4 — Monza' } });
+		expect(log.race('R1')!.name).toBe('Round 4 — Monza');
+		next(log, { type: 'race-edited', race: 'R1', reason: 'swap', changes: race('Bob', 'Ann') });
+		expect(log.race('R1')!.name).toBe('Round 4 — Monza');
+		const check = (name: string) => () =>
+			log.check({ type: 'race-submitted', race: { ...race('Ann'), name }, by: 'u', at: 't' });
+		expect(check('')).toThrow(/race name is 1 to 100 characters/);
+		expect(check('x'.repeat(101))).toThrow(/race name is 1 to 100 characters/);
+		expect(check('two\nlines')).toThrow(/without line breaks/);
+		expect(check('x'.repeat(100))).not.toThrow();
+	});
+});
+
 describe('race log: yearly reset needs dated races', () => {
 	// The replay refuses an undated race under a yearly reset; the log must never store an event the replay refuses.
 	it('a yearly-reset league refuses an undated submission or edit; turning the reset on with an undated race is refused', () => {

@@ -1,0 +1,158 @@
+/**
+ * The shared set-up of the league-command e2e tests: the REAL discord.js client logged in to the fake Discord, the
+ * real router, services and repository over a memory store, and the helpers that send a command and read its answer.
+ *
+ *   const bot = useLeagueBot();            // registers beforeAll / afterAll in the calling test file
+ *   const reply = await bot.run('rating', [text('player', 'Bob')]);
+ *   await bot.expectRefusal('league', [sub('create', [...])], MEMBER, /Only league organizers/);
+ */
+import { Events, MessageFlags, PermissionFlagsBits, type Client } from 'discord.js';
+import { once } from 'node:events';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { buttons, commands } from '../../commands/index.js';
+import { startBot } from '../../src/discord/client.js';
+import { createLogger } from '../../src/logger.js';
+import { createServices } from '../../src/services/index.js';
+import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
+import type { LeagueRepository } from '../../src/storage/ports.js';
+import {
+	startFakeDiscord,
+	type Actor,
+	type FakeDiscord,
+	type Json,
+	type RawOption,
+	type ReplyEvent,
+} from './fake-discord.js';
+
+export const EPHEMERAL = MessageFlags.Ephemeral as number;
+export const STRING = 3;
+export const INTEGER = 4;
+export const SUB = 1;
+export const ATTACHMENT = 11;
+
+export const ORGANIZER: Actor = { userId: '400000000000000001', permissions: PermissionFlagsBits.ManageGuild };
+export const MEMBER: Actor = { userId: '400000000000000002' };
+
+export const text = (name: string, value: string | number): RawOption => ({
+	name,
+	type: typeof value === 'number' ? INTEGER : STRING,
+	value,
+});
+export const sub = (name: string, options: RawOption[] = []): RawOption => ({ name, type: SUB, options });
+
+/** The message body of an answer (callback, edit or follow-up). */
+export function dataOf(event: ReplyEvent): Json {
+	return 'data' in event ? (event.data ?? {}) : {};
+}
+
+/** The content of an answer, whatever its form (reply, edit of a deferred reply, follow-up). */
+export function content(event: ReplyEvent): string {
+	const value = dataOf(event)['content'];
+	return typeof value === 'string' ? value : '';
+}
+
+export function flagsOf(event: ReplyEvent): number {
+	return Number(dataOf(event)['flags'] ?? 0);
+}
+
+export function mentionsOf(event: ReplyEvent): unknown {
+	return dataOf(event)['allowed_mentions'];
+}
+
+export interface LeagueBot {
+	/** Set in beforeAll. */
+	readonly fake: FakeDiscord;
+	readonly repo: LeagueRepository;
+	/** A slash command's final answer: the reply, or the edit after a defer. */
+	readonly run: (name: string, options: RawOption[], actor?: Actor) => Promise<ReplyEvent & { deferred: boolean }>;
+	/** Asserts an ephemeral refusal matching `message` that pings nobody. */
+	readonly expectRefusal: (name: string, options: RawOption[], actor: Actor, message: RegExp) => Promise<void>;
+	/** Submits a race and returns the preview text and its Confirm / Cancel customIds. */
+	readonly preview: (
+		options: RawOption[],
+		actor?: Actor,
+	) => Promise<{ text: string; confirm: string | undefined; cancel: string | undefined; edit: ReplyEvent }>;
+	/** Clicks a button; returns the acknowledgement, the answer and (after Stored) the public announcement. */
+	readonly click: (customId: string, actor?: Actor) => Promise<ReplyEvent[]>;
+}
+
+export function useLeagueBot(): LeagueBot {
+	let fake: FakeDiscord | undefined;
+	let client: Client | undefined;
+	let repo: LeagueRepository | undefined;
+
+	beforeAll(async () => {
+		fake = await startFakeDiscord();
+		repo = createLeagueRepository(createMemoryStore());
+		const log = createLogger({ level: 'silent' });
+		client = await startBot({
+			config: { DISCORD_API_URL: fake.apiUrl, DISCORD_TOKEN: fake.token },
+			context: { log, services: createServices(repo) },
+			commands,
+			buttons,
+		});
+		if (!client.isReady()) await once(client, Events.ClientReady);
+	});
+
+	afterAll(async () => {
+		await client?.destroy();
+		await fake?.close();
+	});
+
+	const started = () => {
+		if (!fake || !repo) throw new Error('useLeagueBot: used before beforeAll ran');
+		return { fake, repo };
+	};
+
+	const bot: LeagueBot = {
+		get fake() {
+			return started().fake;
+		},
+		get repo() {
+			return started().repo;
+		},
+		run: async (name, options, actor = MEMBER) => {
+			const handle = started().fake.sendSlashCommand(name, options, actor);
+			const first = await handle.next();
+			if (first.kind === 'callback' && first.type === 5) {
+				const second = await handle.next();
+				// A deferred answer keeps the defer's visibility.
+				return Object.assign(second, { deferred: true, flagsOfDefer: flagsOf(first) });
+			}
+			return Object.assign(first, { deferred: false });
+		},
+		expectRefusal: async (name, options, actor, message) => {
+			const handle = started().fake.sendSlashCommand(name, options, actor);
+			const first = await handle.next();
+			const final = first.kind === 'callback' && first.type === 5 ? await handle.next() : first;
+			expect(content(final)).toMatch(message);
+			// Ephemeral: the reply itself, or the deferred "thinking" it edits.
+			expect(flagsOf(first) & EPHEMERAL).toBe(EPHEMERAL);
+			expect(mentionsOf(final)).toEqual({ parse: [] });
+		},
+		preview: async (options, actor = ORGANIZER) => {
+			const handle = started().fake.sendSlashCommand('race', [sub('submit', options)], actor);
+			const deferred = await handle.next();
+			expect(deferred).toMatchObject({ kind: 'callback', type: 5 });
+			expect(flagsOf(deferred) & EPHEMERAL).toBe(EPHEMERAL);
+			const edit = await handle.next();
+			if (edit.kind !== 'edit') throw new Error(`expected the preview edit, got ${edit.kind}`);
+			const rows = (edit.data['components'] ?? []) as Json[];
+			const ids = rows.flatMap((row) => (row['components'] as Json[]).map((c) => String(c['custom_id'])));
+			return {
+				text: content(edit),
+				confirm: ids.find((id) => id.startsWith('race:confirm:')),
+				cancel: ids.find((id) => id.startsWith('race:cancel:')),
+				edit,
+			};
+		},
+		click: async (customId, actor = ORGANIZER) => {
+			const handle = started().fake.clickButton(customId, actor);
+			const events = [await handle.next(), await handle.next()];
+			if (content(events[1]!).startsWith('Stored')) events.push(await handle.next()); // the public announcement
+			return events;
+		},
+	};
+	return bot;
+}
