@@ -2,8 +2,10 @@
  * Storage benchmark (issue 4 §1 targets): a league of 10,000 races and 2,000 players in SQLite (temp dir), every
  * race system kept up to date. Prints the median rating read (warm: the bot's running process; cold: a fresh
  * repository that loads the snapshots), the median confirmed submission (store + rating update of all systems), the
- * median void of a race 1,000 races back, and RSS (peak of samples; `RSS_TRACE=1` prints each sample). Run alone
- * with `npx tsx bench/storage.ts`.
+ * median void of a race 1,000 races back, and RSS (peak of samples; `RSS_TRACE=1` prints each sample). At handler
+ * level (the services the slash commands call, on the same league): the median `/rating` call for the player with
+ * the most races, and the median confirmed submission through the race service (scoreboard → preview → confirm).
+ * Run alone with `npx tsx bench/storage.ts`.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmtMs } from './timing.js';
 import type { RaceInput } from '../src/league/league-events.js';
+import { createServices, type Actor } from '../src/services/index.js';
 import { createLeagueRepository } from '../src/storage/league-repository.js';
 import type { LeagueRepository } from '../src/storage/ports.js';
 import { openSqliteStore } from '../src/storage/sqlite-store.js';
@@ -52,7 +55,8 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 export async function runStorageBench(): Promise<void> {
 	const dir = mkdtempSync(join(tmpdir(), 'pitwall-bench-'));
 	const file = join(dir, 'bench.sqlite');
-	const open = async (): Promise<LeagueRepository> => createLeagueRepository(await openSqliteStore(file, (e) => console.error(e)));
+	const open = async (): Promise<LeagueRepository> =>
+		createLeagueRepository(await openSqliteStore(file, (e) => console.error(e)));
 	let peak = 0;
 	const sample = (label?: string) => {
 		peak = Math.max(peak, process.memoryUsage().rss);
@@ -101,9 +105,45 @@ export async function runStorageBench(): Promise<void> {
 			voids.push(await time(() => repo.appendEvent(id, { type: 'race-voided', race, reason: 'bench', by: 'bench' })));
 			sample('void');
 		}
+
+		// Handler level: what /rating and /race submit + Confirm run, minus Discord (after the voids, so the figures
+		// above are measured on the league as before).
+		const services = createServices(repo);
+		const actor: Actor = { userId: 'bench', guildId: 'bench', manageGuild: true, roles: [] };
+		const state = await repo.loadState(id);
+		const raceCount = new Map<string, number>();
+		for (const race of state.races()) {
+			if (race.status !== 'confirmed') continue;
+			for (const e of race.entries) raceCount.set(e.player, (raceCount.get(e.player) ?? 0) + 1);
+		}
+		const [busiest, busiestRaces] = [...raceCount].reduce((a, b) => (b[1] > a[1] ? b : a));
+		const busiestName = state.resolve(busiest)!.name;
+		const handlerReads: number[] = [];
+		for (let i = 0; i < 50; i++) {
+			handlerReads.push(await time(() => services.ratings.rating(actor, { player: busiestName })));
+		}
+		const handlerSubmits: number[] = [];
+		for (let i = 0; i < 50; i++) {
+			const race = source.next().value as RaceInput;
+			let place = 0;
+			const text = race.entries
+				.map((e) => (e.status === 'DNF' ? `${e.player} DNF` : `${++place}. ${e.player} ${e.time!.toFixed(3)}`))
+				.join('\n');
+			handlerSubmits.push(
+				await time(async () => {
+					const preview = await services.races.submit(actor, { text, date: race.date });
+					await services.races.confirm(actor, preview.id);
+				}),
+			);
+		}
+		sample('handlers');
 		console.log(`  rating read (warm, median of 50):           ${fmtMs(median(reads))}   target < 20 ms`);
 		console.log(`  rating read (cold repository, median of 5): ${fmtMs(median(cold))}`);
 		console.log(`  confirmed submission, all systems (med 50): ${fmtMs(median(submits))}   target < 50 ms`);
+		console.log(
+			`  /rating service call, ${busiestRaces}-race player (med 50): ${fmtMs(median(handlerReads))}   target < 20 ms`,
+		);
+		console.log(`  /race submit preview + confirm (med 50):    ${fmtMs(median(handlerSubmits))}   target < 50 ms`);
 		console.log(`  void 1,000 races back, all systems (med 5): ${fmtMs(median(voids))}   target < 1 s`);
 		console.log(`  RSS: ${mb(process.memoryUsage().rss)} now, ${mb(peak)} peak   target < 250 MB`);
 		console.log(`  SQLite file: ${mb(statSync(file).size)}`);

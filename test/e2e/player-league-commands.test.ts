@@ -1,0 +1,218 @@
+/**
+ * `/league config`, `/player rename` and `/player merge` end to end (REAL discord.js client, fake Discord, memory
+ * store; set-up shared with league-commands.test.ts in league-bot.ts). Each change is checked in the reply and in
+ * the league's event log; each refusal is ephemeral, specific, pings nobody and leaves the log as it was.
+ */
+import { describe, expect, it } from 'vitest';
+import { fmtRating } from '../../commands/shared.js';
+import { replayHistory } from '../../src/league/replay.js';
+import { getSystem } from '../../src/ratings/index.js';
+import type { Race } from '../../src/ratings/types.js';
+import { content, EPHEMERAL, flagsOf, MEMBER, mentionsOf, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
+
+const bot = useLeagueBot();
+const { run, expectRefusal, preview, click } = bot;
+let leagueId = '';
+
+const events = async () => bot.repo.readEvents(leagueId);
+const eventCount = async () => (await events()).length;
+const league = async () => (await bot.repo.getLeague(leagueId))!;
+
+/** Confirms a race through /race submit and its Confirm button; returns the stored race id. */
+async function confirmRace(results: string): Promise<string> {
+	const p = await preview([text('results', results)]);
+	const stored = await click(p.confirm!);
+	const id = /Stored as \*\*(R\d+)\*\*/.exec(content(stored[1]!))?.[1];
+	if (!id) throw new Error(`not stored: ${content(stored[1]!)}`);
+	return id;
+}
+
+describe('/league config', () => {
+	it('sets up a league with three races', async () => {
+		await run('league', [sub('create', [text('name', 'Club'), text('system', 'glicko')])], ORGANIZER);
+		leagueId = (await bot.repo.listLeagues(bot.fake.guildId))[0]!.id;
+		expect(await confirmRace('1. Alice; 2. Bob; 3. Carol')).toBe('R1');
+		expect(await confirmRace('1. Dave; 2. Carol')).toBe('R2');
+		expect(await confirmRace('1. Bob; 2. Carol')).toBe('R3');
+	});
+
+	it('a member is refused ephemerally and nothing is stored', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'league',
+			[sub('config', [text('system', 'endure')])],
+			MEMBER,
+			/^Only league organizers \(Manage Server permission\) can do this\.$/,
+		);
+		expect(await eventCount()).toBe(before);
+		expect((await league()).config.headline).toBe('glicko');
+	});
+
+	it('an organizer changes the headline system and the time zone; /rating follows the new headline', async () => {
+		const before = await eventCount();
+		const reply = await run(
+			'league',
+			[sub('config', [text('system', 'endure'), text('timezone', 'Europe/Budapest')])],
+			ORGANIZER,
+		);
+		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
+		expect(content(reply)).toBe(
+			[
+				'Updated **Club**.',
+				'Headline system: `endure`',
+				'Time zone: Europe/Budapest',
+				'Organizers: Manage Server',
+				'Yearly reset: no',
+			].join('\n'),
+		);
+		const log = await events();
+		expect(log).toHaveLength(before + 1);
+		expect(log.at(-1)).toMatchObject({
+			type: 'league-configured',
+			by: ORGANIZER.userId,
+			config: { headline: 'endure', timezone: 'Europe/Budapest' },
+		});
+		expect(content(await run('rating', [text('player', 'Alice')]))).toContain('**Alice** in **Club** (`endure`)');
+		// Back to glicko for the player tests below.
+		await run('league', [sub('config', [text('system', 'glicko')])], ORGANIZER);
+		expect((await league()).config.headline).toBe('glicko');
+	});
+
+	it('a bad time zone gets a specific message; nothing is stored', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'league',
+			[sub('config', [text('timezone', 'Mars/Olympus_Mons')])],
+			ORGANIZER,
+			// The typed value is shown markdown-escaped.
+			/^"Mars\/Olympus\\_Mons" is not an IANA time zone \(e\.g\. Europe\/Budapest, UTC\)\.$/,
+		);
+		expect(await eventCount()).toBe(before);
+		expect((await league()).config.timezone).toBe('Europe/Budapest');
+	});
+
+	it('a yearly reset while races have no date names the race; nothing is stored', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'league',
+			[sub('config', [text('reset', 'yearly')])],
+			ORGANIZER,
+			/^A yearly reset needs a date on every race, and R1 has none: edit the undated races first\.$/,
+		);
+		expect(await eventCount()).toBe(before);
+		expect((await league()).config.reset).toBeUndefined();
+	});
+});
+
+describe('/player rename', () => {
+	it('a member is refused; nothing is stored', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'player',
+			[sub('rename', [text('player', 'Bob'), text('name', 'Robert')])],
+			MEMBER,
+			/^Only league organizers/,
+		);
+		expect(await eventCount()).toBe(before);
+	});
+
+	it('renames; /rating finds the new name, and the old one as an alias', async () => {
+		const before = await eventCount();
+		const reply = await run('player', [sub('rename', [text('player', 'Bob'), text('name', 'Robert')])], ORGANIZER);
+		expect(content(reply)).toBe('Renamed to **Robert** (aliases: Bob).');
+		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
+		expect(mentionsOf(reply)).toEqual({ parse: [] });
+		const log = await events();
+		expect(log).toHaveLength(before + 1);
+		expect(log.at(-1)).toMatchObject({ type: 'player-renamed', player: '#2', name: 'Robert', by: ORGANIZER.userId });
+		const byNew = content(await run('rating', [text('player', 'Robert')]));
+		expect(byNew).toContain('**Robert** in **Club** (`glicko`)');
+		expect(byNew).toContain('Races: 2');
+		const byOld = content(await run('rating', [text('player', 'bob')]));
+		expect(byOld).toBe(byNew);
+	});
+
+	it('a name taken by another player (or alias) is refused; nothing is stored', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'player',
+			[sub('rename', [text('player', 'Carol'), text('name', 'alice')])],
+			ORGANIZER,
+			/^The name "alice" is taken by #1\.$/,
+		);
+		await expectRefusal(
+			'player',
+			[sub('rename', [text('player', 'Carol'), text('name', 'BOB')])],
+			ORGANIZER,
+			/^The name "BOB" is taken by #2\.$/,
+		);
+		expect(await eventCount()).toBe(before);
+		expect(content(await run('rating', [text('player', 'Carol')]))).toContain('**Carol** in **Club**');
+	});
+});
+
+describe('/player merge', () => {
+	it('refused with the race named when both raced together; nothing is stored', async () => {
+		const before = await eventCount();
+		await expectRefusal(
+			'player',
+			[sub('merge', [text('from', 'Carol'), text('into', 'Robert')])],
+			ORGANIZER,
+			/^Cannot merge Carol into Robert: both raced in R1, R3\.$/,
+		);
+		await expectRefusal(
+			'player',
+			[sub('merge', [text('from', 'Dave'), text('into', 'Alice')])],
+			MEMBER,
+			/^Only league organizers/,
+		);
+		expect(await eventCount()).toBe(before);
+	});
+
+	it('two players’ races become one, with ratings replayed', async () => {
+		const before = await eventCount();
+		const reply = await run('player', [sub('merge', [text('from', 'Dave'), text('into', 'Alice')])], ORGANIZER);
+		expect(content(reply)).toBe('Merged **Dave** into **Alice**; ratings were replayed.');
+		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
+		const log = await events();
+		expect(log).toHaveLength(before + 1);
+		expect(log.at(-1)).toMatchObject({ type: 'players-merged', from: '#4', into: '#1', by: ORGANIZER.userId });
+
+		// The rating module on the merged history: Dave's R2 is now Alice's.
+		const merged: Race[] = [
+			{
+				id: 'R1',
+				entries: [
+					{ player: '#1', position: 1, status: 'finished' },
+					{ player: '#2', position: 2, status: 'finished' },
+					{ player: '#3', position: 3, status: 'finished' },
+				],
+			},
+			{
+				id: 'R2',
+				entries: [
+					{ player: '#1', position: 1, status: 'finished' },
+					{ player: '#3', position: 2, status: 'finished' },
+				],
+			},
+			{
+				id: 'R3',
+				entries: [
+					{ player: '#2', position: 1, status: 'finished' },
+					{ player: '#3', position: 2, status: 'finished' },
+				],
+			},
+		];
+		const glicko = getSystem('glicko');
+		const standings = replayHistory(glicko, glicko.params(), merged).standings();
+		const alice = standings.find((s) => s.player === '#1')!;
+		const body = content(await run('rating', [text('player', 'Alice')]));
+		expect(body).toContain('**Alice** in **Club** (`glicko`)');
+		expect(body).toContain('Races: 2');
+		expect(body).toContain(`Rating: **${fmtRating(alice.rating)}**`);
+		expect(body).toContain(`Rank: ${standings.indexOf(alice) + 1} of 3`);
+		// The merged-away name resolves to the player kept.
+		expect(content(await run('rating', [text('player', 'Dave')]))).toBe(body);
+		expect(content(await run('league', [sub('info', [])]))).toContain('Players: 3 · Races: 3');
+	});
+});
