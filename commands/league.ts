@@ -51,6 +51,12 @@ const data = {
 						{ name: 'none', value: 'none' },
 					],
 				},
+				{
+					type: Text,
+					name: 'parameters',
+					description: 'Rating parameters, e.g. glicko.c=2.07 endure.k=0.14 (system.name=default resets one)',
+					max_length: 500,
+				},
 			],
 		},
 		{ type: Subcommand, name: 'info', description: 'Show a league’s settings and size', options: [leagueOption] },
@@ -65,6 +71,12 @@ export function settingsText(info: LeagueInfo): string {
 		`Organizers: Manage Server${c.organizerRole ? ` and <@&${c.organizerRole}>` : ''}`,
 		...(c.rankingChannel ? [`Ranking channel: <#${c.rankingChannel}>`] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
+		...Object.entries(c.params).map(
+			([system, overrides]) =>
+				`Parameters of \`${system}\`: ${Object.entries(overrides)
+					.map(([name, value]) => `\`${name}=${String(value)}\``)
+					.join(', ')}`,
+		),
 	].join('\n');
 }
 
@@ -96,6 +108,7 @@ export default {
 					headline: o.getString('system') ?? undefined,
 					...common,
 					reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
+					parameters: o.getString('parameters') ?? undefined,
 				});
 				const content = `Updated **${esc(info.config.name)}**.\n${settingsText(info)}`;
 				return answer(interaction, { content }, { ephemeral: false });

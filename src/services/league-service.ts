@@ -1,5 +1,6 @@
 import type { LeagueConfig } from '../league/league-events.js';
 import { escapeForDiscord } from '../league/discord-escape.js';
+import { applyParamText, ParamTextError } from '../league/param-text.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { isSystemId, systems } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
@@ -22,6 +23,8 @@ export interface ConfigureLeagueInput {
 	readonly organizerRole?: string | undefined;
 	readonly rankingChannel?: string | undefined;
 	readonly reset?: 'yearly' | 'none' | undefined;
+	/** Rating parameters as `system.name=value …` (param-text.ts). */
+	readonly parameters?: string | undefined;
 }
 
 export interface LeagueSummary {
@@ -112,8 +115,18 @@ export function createLeagueService(repo: LeagueRepository): LeagueService {
 			const info = await resolve(actor, league);
 			requireOrganizer(actor, info.config);
 			const reset = input.reset === undefined ? info.config.reset : input.reset === 'yearly' ? 'yearly' : undefined;
+			let params = info.config.params;
+			if (input.parameters !== undefined) {
+				try {
+					params = applyParamText(params, input.parameters);
+				} catch (error) {
+					if (!(error instanceof ParamTextError)) throw error;
+					throw refused('bad-config', escapeForDiscord(error.message));
+				}
+			}
 			const config: LeagueConfig = {
 				...info.config,
+				params,
 				reset,
 				...(input.headline !== undefined && { headline: checkSystem(input.headline) }),
 				...(input.timezone !== undefined && { timezone: checkTimezone(input.timezone) }),
@@ -121,8 +134,7 @@ export function createLeagueService(repo: LeagueRepository): LeagueService {
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
 			};
 			if (reset === 'yearly' && info.config.reset !== 'yearly') {
-				// WORKAROUND: the repository writes the event before replaying; an undated race would then break
-				// every rating read of the league (ReplayError), so refuse up front.
+				// The log refuses this too (race-log-checks.ts checkDatedForReset); here it is worded for the organizer.
 				const undated = (await repo.loadState(info.id))
 					.races()
 					.find((r) => r.status === 'confirmed' && r.date === undefined);

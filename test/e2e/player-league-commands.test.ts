@@ -78,6 +78,39 @@ describe('/league config', () => {
 		expect((await league()).config.headline).toBe('glicko');
 	});
 
+	it('an organizer sets rating parameters; /rating follows them; bad ones are refused and nothing is stored', async () => {
+		const before = await eventCount();
+		const reply = await run(
+			'league',
+			[sub('config', [text('parameters', 'glicko.c=2.5, glicko.initialRd=120')])],
+			ORGANIZER,
+		);
+		expect(content(reply)).toContain('Parameters of `glicko`: `c=2.5`, `initialRd=120`');
+		expect((await events()).at(-1)).toMatchObject({
+			type: 'league-configured',
+			config: { params: { glicko: { c: '2.5', initialRd: '120' } } },
+		});
+		expect((await league()).config.params).toEqual({ glicko: { c: '2.5', initialRd: '120' } });
+		const withParams = before + 1;
+		await expectRefusal(
+			'league',
+			[sub('config', [text('parameters', 'glicko.initialRd=-5')])],
+			ORGANIZER,
+			/initialRd must be at least/,
+		);
+		await expectRefusal(
+			'league',
+			[sub('config', [text('parameters', 'glicko.nope=1')])],
+			ORGANIZER,
+			/unknown parameter "nope"/,
+		);
+		await expectRefusal('league', [sub('config', [text('parameters', 'c=2')])], ORGANIZER, /is not system\.name=value/);
+		expect(await eventCount()).toBe(withParams);
+		// Back to the defaults for the tests below.
+		await run('league', [sub('config', [text('parameters', 'glicko.c=default glicko.initialRd=default')])], ORGANIZER);
+		expect((await league()).config.params).toEqual({});
+	});
+
 	it('a bad time zone gets a specific message; nothing is stored', async () => {
 		const before = await eventCount();
 		await expectRefusal(
