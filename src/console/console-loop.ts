@@ -5,8 +5,8 @@
  */
 import { createInterface } from 'node:readline';
 import { ApplicationCommandOptionType, type APIApplicationCommandOption } from 'discord.js';
-import type { ButtonHandler, Command, CommandContext } from '../discord/command.js';
-import { createInteractionRouter } from '../discord/router.js';
+import type { Command } from '../discord/command.js';
+import { createInteractionRouter, type RouterOptions } from '../discord/router.js';
 import {
 	createConsoleButton,
 	createConsoleCommand,
@@ -16,10 +16,8 @@ import {
 import { ConsoleLineError, describeOption, parseLine } from './line-parser.js';
 import { buttonWord, type ConsoleButton } from './render.js';
 
-export interface ConsoleOptions {
-	readonly commands: readonly Command[];
-	readonly buttons?: readonly ButtonHandler[];
-	readonly context: CommandContext;
+/** The router's options (the same commands, buttons and context as the bot) plus the console's own. */
+export interface ConsoleOptions extends RouterOptions {
 	readonly input: NodeJS.ReadableStream;
 	readonly write: (text: string) => void;
 	/** Show a prompt (only on a terminal). */
@@ -55,11 +53,7 @@ export function helpText(commands: readonly Command[]): string {
 
 /** Runs until `exit`/`quit` or end of input; resolves with the exit code (0). */
 export async function runConsole(options: ConsoleOptions): Promise<number> {
-	const route = createInteractionRouter({
-		commands: options.commands,
-		buttons: options.buttons,
-		context: options.context,
-	});
+	const route = createInteractionRouter(options);
 	let counter = 0;
 	let armed: { buttons: readonly ConsoleButton[]; message: ConsoleMessage } | undefined;
 	const session: ConsoleSession = {
