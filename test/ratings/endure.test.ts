@@ -13,39 +13,16 @@ import { rankRace } from '../../src/ratings/race.js';
 import {
 	ParamError,
 	type EntryStatus,
-	type FieldEntry,
 	type ParamOverrides,
 	type Race,
 } from '../../src/ratings/types.js';
 import oracle from '../fixtures/endure/single_race_updates.json' with { type: 'json' };
+import { expectAllClose, expectClose } from '../support/close.js';
+import { fieldOf } from '../support/fields.js';
 
 // Oracle: shared/oracles/endure/single_race_updates.json (Python/mpmath re-implementation of Powell, JQAS 19(3),
 // section 2 and eq. 46-47; see test/fixtures/endure/PROVENANCE.md). Tolerance: 1e-9 relative (specs/endure-elo.md),
 // 1e-12 against the 25-digit strings.
-
-function expectClose(actual: number | undefined, expected: number, rel = 1e-9, label = ''): void {
-	if (actual === undefined || !Number.isFinite(actual))
-		throw new Error(`${label}: got ${actual}, expected ${expected}`);
-	const err = Math.abs(actual - expected);
-	if (err > rel * Math.abs(expected) + 1e-15) {
-		throw new Error(`${label}: got ${actual}, expected ${expected} (rel err ${err / Math.abs(expected)})`);
-	}
-}
-
-function expectAllClose(actual: readonly number[], expected: readonly number[], rel = 1e-9, label = ''): void {
-	expect(actual).toHaveLength(expected.length);
-	expected.forEach((e, i) => expectClose(actual[i], e, rel, `${label}[${i}]`));
-}
-
-/** A field in finishing order (rank = index + 1 unless ranks are given). */
-function fieldOf(states: readonly EndureState[], ranks?: readonly number[]): FieldEntry<EndureState>[] {
-	return states.map((state, i) => ({
-		player: `p${i}`,
-		rank: ranks?.[i] ?? i + 1,
-		status: 'finished' as const,
-		state,
-	}));
-}
 
 const base = endure.params();
 const stateOf = (rating: number, k = base.k, races = 3): EndureState => ({ rating, k, races });

@@ -16,19 +16,12 @@ import {
 	type FolyamiState,
 } from '../../src/ratings/folyami.js';
 import { rankRace } from '../../src/ratings/race.js';
-import type { Race, RaceEntry } from '../../src/ratings/types.js';
+import type { Race } from '../../src/ratings/types.js';
+import { expectRel } from '../support/close.js';
+import { raceOf } from '../support/fields.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/folyami');
 const params = folyami.params();
-
-/** |actual − expected| ≤ tol·|expected| (1e-9 relative, the spec's tolerance), with a 1e-12 floor for zeros. */
-function expectRel(actual: number, expected: number, tol = 1e-9): void {
-	expect(Math.abs(actual - expected), `${actual} vs ${expected}`).toBeLessThanOrEqual(tol * Math.abs(expected) + 1e-12);
-}
-
-function raceOf(id: string, rows: readonly (readonly [string, number])[]): Race {
-	return { id, entries: rows.map(([player, position]): RaceEntry => ({ player, position, status: 'finished' })) };
-}
 
 type States = Map<string, FolyamiState>;
 

@@ -3,29 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { endure, endureScoreInfo } from '../../src/ratings/endure.js';
 import { speed, speedParamSpecs, speedRounds, speedScoreInfo, type SpeedState } from '../../src/ratings/speed.js';
 import { rankRace } from '../../src/ratings/race.js';
-import type { FieldEntry } from '../../src/ratings/types.js';
 import oracle from '../fixtures/endure/single_race_updates.json' with { type: 'json' };
+import { expectAllClose, expectClose } from '../support/close.js';
+import { fieldOf } from '../support/fields.js';
 
 // Oracle: shared/oracles/endure/single_race_updates.json, the `speed` half of the base cases (Powell, JQAS 19(3),
 // eq. 49-50; see test/fixtures/endure/PROVENANCE.md). Tolerance 1e-9 relative, 1e-12 against the 25-digit strings.
-
-function expectClose(actual: number | undefined, expected: number, rel = 1e-9, label = ''): void {
-	if (actual === undefined || !Number.isFinite(actual))
-		throw new Error(`${label}: got ${actual}, expected ${expected}`);
-	const err = Math.abs(actual - expected);
-	if (err > rel * Math.abs(expected) + 1e-15) {
-		throw new Error(`${label}: got ${actual}, expected ${expected} (rel err ${err / Math.abs(expected)})`);
-	}
-}
-
-function expectAllClose(actual: readonly number[], expected: readonly number[], rel = 1e-9, label = ''): void {
-	expect(actual).toHaveLength(expected.length);
-	expected.forEach((e, i) => expectClose(actual[i], e, rel, `${label}[${i}]`));
-}
-
-function fieldOf(states: readonly SpeedState[], ranks?: readonly number[]): FieldEntry<SpeedState>[] {
-	return states.map((state, i) => ({ player: `p${i}`, rank: ranks?.[i] ?? i + 1, status: 'finished' as const, state }));
-}
 
 const base = speed.params();
 const stateOf = (rating: number, k = base.k, races = 3): SpeedState => ({ rating, k, races });
