@@ -1,4 +1,4 @@
-import { replayHistory } from '../league/replay.js';
+import { createReplay, type RaceOutcome, type Replay } from '../league/replay.js';
 import { getSystem, isSystemId, systems } from '../ratings/index.js';
 import type { RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
@@ -52,30 +52,43 @@ export function checkSystemOption(system: string | undefined, headline: string):
 }
 
 export function createRatingService(repo: LeagueRepository, leagues: LeagueService): RatingService {
-	/** Last change of every player, recomputed once per (league, system, log head). */
-	const lastChanges = new Map<string, { seq: number; byPlayer: Map<string, LastChange> }>();
+	/**
+	 * Last change of every player per (league, system), kept with the replay that produced it: races submitted since
+	 * are applied on top; only an event that changed rated history (void, edit, merge, parameters) replays it all.
+	 */
+	interface LastChanges {
+		seq: number;
+		readonly replay: Replay<unknown>;
+		readonly byPlayer: Map<string, LastChange>;
+	}
+	const lastChanges = new Map<string, LastChanges>();
+
+	const record = (byPlayer: Map<string, LastChange>) => (outcome: RaceOutcome) => {
+		for (const c of outcome.changes) {
+			byPlayer.set(c.player, {
+				race: outcome.race.id,
+				date: outcome.race.date,
+				before: c.before.rating,
+				after: c.after.rating,
+			});
+		}
+	};
 
 	const lastChangesOf = async (league: LeagueInfo, system: string) => {
 		const key = `${league.id}:${system}`;
 		const state = await repo.loadState(league.id);
-		const cached = lastChanges.get(key);
-		if (cached?.seq === state.seq()) return cached.byPlayer;
-		const config = state.config();
-		const impl = getSystem(system);
-		const byPlayer = new Map<string, LastChange>();
-		const races = state.ratedRaces().map((r) => r.race);
-		replayHistory(impl, impl.params(config?.params[system]), races, { reset: config?.reset }, (outcome) => {
-			for (const c of outcome.changes) {
-				byPlayer.set(c.player, {
-					race: outcome.race.id,
-					date: outcome.race.date,
-					before: c.before.rating,
-					after: c.after.rating,
-				});
-			}
-		});
-		lastChanges.set(key, { seq: state.seq(), byPlayer });
-		return byPlayer;
+		let cached = lastChanges.get(key);
+		if (cached === undefined || state.touchedSince(cached.seq) !== Infinity) {
+			const config = state.config();
+			const impl = getSystem(system);
+			const replay: Replay<unknown> = createReplay(impl, impl.params(config?.params[system]), { reset: config?.reset });
+			cached = { seq: -1, replay, byPlayer: new Map() };
+			lastChanges.set(key, cached);
+		}
+		const onRace = record(cached.byPlayer);
+		for (const { race } of state.ratedRaces(cached.seq)) onRace(cached.replay.apply(race));
+		cached.seq = state.seq();
+		return cached.byPlayer;
 	};
 
 	return {

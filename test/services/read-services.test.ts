@@ -43,6 +43,29 @@ describe('rating service', () => {
 		expect(r.lastChange).toMatchObject({ race: 'R3', ...last.get('#2') });
 	});
 
+	it('the last change follows new races and a void, equal to a replay of the races that count', async () => {
+		const folyami = getSystem('folyami');
+		const lastOf = (counted: Race[], player: string) => {
+			const last = new Map<string, { race: string; before: number; after: number }>();
+			replayHistory(folyami, folyami.params(), counted, {}, (o) => {
+				for (const c of o.changes)
+					last.set(c.player, { race: o.race.id, before: c.before.rating, after: c.after.rating });
+			});
+			return last.get(player);
+		};
+		await w.services.ratings.rating(member, { player: 'bob' }); // fills the cache at R3
+		await addRace(w, '1. Carol\n2. Bob\n3. Alice');
+		const r4: Race = {
+			id: 'R4',
+			entries: ['#3', '#2', '#1'].map((player, p) => ({ player, position: p + 1, status: 'finished' as const })),
+		};
+		expect((await w.services.ratings.rating(member, { player: 'bob' })).lastChange).toMatchObject(
+			lastOf([...races, r4], '#2')!,
+		);
+		await w.services.races.void(organizer, 'R4', 'entered twice');
+		expect((await w.services.ratings.rating(member, { player: 'bob' })).lastChange).toMatchObject(lastOf(races, '#2')!);
+	});
+
 	it('uses the caller’s linked player by default, by mention too, and explains when unlinked', async () => {
 		await expect(w.services.ratings.rating(member, {})).rejects.toMatchObject({ code: 'not-linked' });
 		await w.services.players.link(organizer, { player: 'Carol', user: member.userId });
