@@ -1,4 +1,4 @@
-// ESLint flat config, type-aware (STYLE.md 23). The layer rule keeps src/ratings and src/league pure (STYLE.md 17).
+// ESLint flat config, type-aware (STYLE.md 23). The layer rule keeps src/ratings, src/league, src/formats and src/analysis pure (STYLE.md 17).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -17,9 +17,9 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['src/ratings/**/*.ts', 'src/league/**/*.ts'],
+		files: ['src/ratings/**/*.ts', 'src/league/**/*.ts', 'src/formats/**/*.ts', 'src/analysis/**/*.ts'],
 		rules: {
-			'no-restricted-imports': ['error', { patterns: impureModules.map((group) => ({ group: [group], message: 'src/ratings and src/league are pure: no I/O, no Discord, no storage.' })) }],
+			'no-restricted-imports': ['error', { patterns: impureModules.map((group) => ({ group: [group], message: 'src/ratings, src/league, src/formats and src/analysis are pure: no I/O, no Discord, no storage, no charts.' })) }],
 			'no-restricted-globals': ['error', { name: 'Date', message: 'Pure code takes time as input; pass dates in.' }],
 			'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Pure code is deterministic; pass a seeded generator in.' }],
 		},

@@ -9,10 +9,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fmtMs, medianMs } from './timing.js';
-import { backtest } from '../src/league/backtest.js';
-import { calibrate, type CalibrationResult } from '../src/league/calibrate.js';
-import { parseHistoryCsv } from '../src/league/history-csv.js';
-import { importErgast } from '../src/league/import-ergast.js';
+import { backtest } from '../src/analysis/backtest.js';
+import { calibrate, type CalibrationResult } from '../src/analysis/calibrate.js';
+import { parseHistoryCsv } from '../src/formats/history-csv.js';
+import { importErgast } from '../src/formats/import-ergast.js';
 import { getSystem, raceSystems } from '../src/ratings/index.js';
 import type { ParamOverrides, Race } from '../src/ratings/types.js';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { rate, rating, type Rating } from 'openskill';
 import { fmtMs, medianMs } from './timing.js';
-import { parseHistoryCsv } from '../src/league/history-csv.js';
+import { parseHistoryCsv } from '../src/formats/history-csv.js';
 import { replayHistory } from '../src/league/replay.js';
 import { rankRace } from '../src/ratings/race.js';
 import { raceSystems } from '../src/ratings/index.js';

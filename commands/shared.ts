@@ -5,7 +5,7 @@ import {
 	type AutocompleteInteraction,
 } from 'discord.js';
 import type { CommandContext } from '../src/discord/command.js';
-import { escapeForDiscord } from '../src/league/discord-escape.js';
+import { escapeForDiscord } from '../src/formats/discord-escape.js';
 import { systems } from '../src/ratings/index.js';
 import type { Services } from '../src/services/index.js';
 import type { Choice } from '../src/services/autocomplete.js';

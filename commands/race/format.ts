@@ -1,6 +1,6 @@
 /** Text of race previews and race views. Every name and reason is escaped. */
 import type { RaceRecord } from '../../src/league/race-log.js';
-import { formatTime } from '../../src/league/scoreboard.js';
+import { formatTime } from '../../src/formats/scoreboard.js';
 import type { RacePreview, RaceView } from '../../src/services/race-service.js';
 import type { PreviewLine } from '../../src/services/race-preview.js';
 import { clip, esc, fmtDelta, fmtRating } from '../shared.js';

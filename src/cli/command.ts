@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args.js';
-import { parseHistoryCsv } from '../league/history-csv.js';
+import { parseHistoryCsv } from '../formats/history-csv.js';
 import type { Race } from '../ratings/types.js';
 
 /** Where a command writes: captured in tests, process streams in the real CLI. */

@@ -8,9 +8,9 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './args.js';
 import type { CliCommand, CliIo } from './command.js';
-import { CsvError } from '../league/csv.js';
-import { HistoryCsvError } from '../league/history-csv.js';
-import { ImportError } from '../league/import-table.js';
+import { CsvError } from '../formats/csv.js';
+import { HistoryCsvError } from '../formats/history-csv.js';
+import { ImportError } from '../formats/import-table.js';
 import { ReplayError } from '../league/replay.js';
 import { ParamError } from '../ratings/types.js';
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseHistoryCsv } from '../league/history-csv.js';
+import { parseHistoryCsv } from '../formats/history-csv.js';
 import type { LeagueConfig, RaceInput } from '../league/league-events.js';
 import type { Race } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';

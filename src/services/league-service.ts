@@ -1,6 +1,6 @@
 import type { LeagueConfig } from '../league/league-events.js';
-import { escapeForDiscord } from '../league/discord-escape.js';
-import { applyParamText, ParamTextError } from '../league/param-text.js';
+import { escapeForDiscord } from '../formats/discord-escape.js';
+import { applyParamText, ParamTextError } from '../formats/param-text.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { isSystemId, systems } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';

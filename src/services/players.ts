@@ -1,4 +1,4 @@
-import { escapeForDiscord } from '../league/discord-escape.js';
+import { escapeForDiscord } from '../formats/discord-escape.js';
 import { looksLikeTypo } from '../league/player-names.js';
 import type { LeagueLog, PlayerInfo } from '../league/race-log.js';
 import type { Actor } from './actor.js';

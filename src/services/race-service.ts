@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntryInput, RaceInput } from '../league/league-events.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
-import { escapeForDiscord } from '../league/discord-escape.js';
-import { parseScoreboard } from '../league/scoreboard.js';
+import { escapeForDiscord } from '../formats/discord-escape.js';
+import { parseScoreboard } from '../formats/scoreboard.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { isOrganizer, requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toy } from './toy-system.js';
-import { parseHistoryCsv } from '../../src/league/history-csv.js';
+import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { createReplay, replayHistory, ReplayError, type ReplaySnapshot } from '../../src/league/replay.js';
 import { systems } from '../../src/ratings/index.js';
 import type { AnyRatingSystem, ParamOverrides, Race } from '../../src/ratings/types.js';

@@ -8,7 +8,7 @@ import {
 	UsageError,
 } from '../args.js';
 import { loadHistory, type CliCommand } from '../command.js';
-import { backtest } from '../../league/backtest.js';
+import { backtest } from '../../analysis/backtest.js';
 
 const options = {
 	input: { type: 'string' },

@@ -8,7 +8,7 @@ import {
 	UsageError,
 } from '../args.js';
 import { loadHistory, num, type CliCommand } from '../command.js';
-import { calibrate, DEFAULT_MAX_EVALUATIONS, type CalibrationResult } from '../../league/calibrate.js';
+import { calibrate, DEFAULT_MAX_EVALUATIONS, type CalibrationResult } from '../../analysis/calibrate.js';
 
 const options = {
 	input: { type: 'string' },

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { noExtraPositionals, parseCommandArgs, UsageError } from '../args.js';
 import { readText, type CliCommand } from '../command.js';
-import { writeHistoryCsv } from '../../league/history-csv.js';
-import { importErgast } from '../../league/import-ergast.js';
-import type { ImportResult } from '../../league/import-table.js';
-import { importZakstunts } from '../../league/import-zakstunts.js';
+import { writeHistoryCsv } from '../../formats/history-csv.js';
+import { importErgast } from '../../formats/import-ergast.js';
+import type { ImportResult } from '../../formats/import-table.js';
+import { importZakstunts } from '../../formats/import-zakstunts.js';
 
 const options = {
 	from: { type: 'string' },

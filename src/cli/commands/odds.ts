@@ -1,6 +1,6 @@
 import { noExtraPositionals, parseCommandArgs, required, resolveSystemParams, systemArg, UsageError } from '../args.js';
 import { loadHistory, num, type CliCommand } from '../command.js';
-import { csvLine } from '../../league/csv.js';
+import { csvLine } from '../../formats/csv.js';
 import { replayHistory } from '../../league/replay.js';
 import { fieldOdds } from '../../ratings/odds.js';
 

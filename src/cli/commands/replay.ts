@@ -9,7 +9,7 @@ import {
 	UsageError,
 } from '../args.js';
 import { loadHistory, num, type CliCommand } from '../command.js';
-import { csvLine } from '../../league/csv.js';
+import { csvLine } from '../../formats/csv.js';
 import { replayHistory } from '../../league/replay.js';
 
 const options = {

@@ -7,7 +7,7 @@ import {
 	SCOREBOARD_LIMITS,
 	type ScoreboardOptions,
 	type ScoreboardResult,
-} from '../../src/league/scoreboard.js';
+} from '../../src/formats/scoreboard.js';
 import type { RaceEntry } from '../../src/ratings/types.js';
 
 const ok = (

@@ -1,4 +1,4 @@
-import { createReplay, type ReplayOptions } from './replay.js';
+import { createReplay, type ReplayOptions } from '../league/replay.js';
 import { winProbabilities } from '../ratings/odds.js';
 import type { Race, RatingSystem } from '../ratings/types.js';
 

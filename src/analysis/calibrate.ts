@@ -11,7 +11,7 @@
  */
 import { backtest } from './backtest.js';
 import { paramValue, quantityOf, searchSpace, type SearchDimension } from './calibration-space.js';
-import type { ReplayOptions } from './replay.js';
+import type { ReplayOptions } from '../league/replay.js';
 import { ParamError, type ParamOverrides, type Race, type RatingSystem } from '../ratings/types.js';
 
 export { searchSpace, type SearchDimension } from './calibration-space.js';

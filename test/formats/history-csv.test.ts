@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HistoryCsvError, parseHistoryCsv, parseTime, writeHistoryCsv } from '../../src/league/history-csv.js';
+import { HistoryCsvError, parseHistoryCsv, parseTime, writeHistoryCsv } from '../../src/formats/history-csv.js';
 import type { Race } from '../../src/ratings/types.js';
 
 const parse = (text: string): Race[] => parseHistoryCsv(text, 'h.csv');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toy } from './toy-system.js';
-import { backtest, quantile, type RacePrediction } from '../../src/league/backtest.js';
+import { toy } from '../league/toy-system.js';
+import { backtest, quantile, type RacePrediction } from '../../src/analysis/backtest.js';
 import type { Race } from '../../src/ratings/types.js';
 
 const entry = (player: string, position: number) => ({ player, position, status: 'finished' as const });

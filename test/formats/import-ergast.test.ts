@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHistoryCsv, writeHistoryCsv } from '../../src/league/history-csv.js';
-import { importErgast } from '../../src/league/import-ergast.js';
+import { parseHistoryCsv, writeHistoryCsv } from '../../src/formats/history-csv.js';
+import { importErgast } from '../../src/formats/import-ergast.js';
 
 /** The Ergast dump has no redistribution licence: it is read from ../shared/data/f1 beside the repository. */
 const dir = join(import.meta.dirname, '../../../shared/data/f1');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseHistoryCsv, writeHistoryCsv } from '../../src/league/history-csv.js';
-import { ImportError } from '../../src/league/import-table.js';
-import { importZakstunts } from '../../src/league/import-zakstunts.js';
+import { parseHistoryCsv, writeHistoryCsv } from '../../src/formats/history-csv.js';
+import { ImportError } from '../../src/formats/import-table.js';
+import { importZakstunts } from '../../src/formats/import-zakstunts.js';
 import { rankRace } from '../../src/ratings/race.js';
 
 const source = readFileSync(new URL('../fixtures/zakstunts/zakstunts-race-positions.csv', import.meta.url), 'utf8');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { csvLine, CsvError, readCsv } from '../../src/league/csv.js';
+import { csvLine, CsvError, readCsv } from '../../src/formats/csv.js';
 
 describe('readCsv (RFC 4180)', () => {
 	it('reads plain rows with their line numbers', () => {

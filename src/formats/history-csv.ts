@@ -1,5 +1,5 @@
 import { csvLine, CsvError, readCsv } from './csv.js';
-import { isCalendarDate } from './dates.js';
+import { isCalendarDate } from '../league/dates.js';
 import type { EntryStatus, Race, RaceEntry, RaceMode } from '../ratings/types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { escapeForDiscord } from '../../src/league/discord-escape.js';
+import { escapeForDiscord } from '../../src/formats/discord-escape.js';
 
 const Z = '\u200B';
 

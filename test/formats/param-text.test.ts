@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyParamText, ParamTextError } from '../../src/league/param-text.js';
+import { applyParamText, ParamTextError } from '../../src/formats/param-text.js';
 
 describe('applyParamText (/league config parameters:)', () => {
 	it('sets, overrides and resets per-system values, space- or comma-separated, without touching the input', () => {

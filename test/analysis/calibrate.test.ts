@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { backtest } from '../../src/league/backtest.js';
+import { backtest } from '../../src/analysis/backtest.js';
 import {
 	brentMinimize,
 	calibrate,
@@ -11,8 +11,8 @@ import {
 	roundParam,
 	searchSpace,
 	type CalibrationResult,
-} from '../../src/league/calibrate.js';
-import { paramValue, quantityOf } from '../../src/league/calibration-space.js';
+} from '../../src/analysis/calibrate.js';
+import { paramValue, quantityOf } from '../../src/analysis/calibration-space.js';
 import { endure } from '../../src/ratings/endure.js';
 import { folyami } from '../../src/ratings/folyami.js';
 import { glicko } from '../../src/ratings/glicko.js';
