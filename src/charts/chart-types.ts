@@ -1,0 +1,82 @@
+/**
+ * What the chart renderers draw: plain data, computed by the services (src/services/chart-data.ts) from the league's
+ * standings as of a day. The renderers know nothing of rating systems: bands, provisional stretches and titles
+ * arrive ready to draw.
+ */
+
+/** Discord shows an embedded image at about 800×400; both themes are drawn on an opaque background. */
+export type ChartTheme = 'dark' | 'light';
+
+/** Names every chart's title: "<league> · <system> · <asOf>". */
+export interface ChartTitle {
+	readonly league: string;
+	/** System id, e.g. `glicko`. */
+	readonly system: string;
+	/** `YYYY-MM-DD`: the day the numbers are as of. */
+	readonly asOf: string;
+}
+
+/** One point of a player's rating history. */
+export interface RatingPoint {
+	/** `YYYY-MM-DD`. Points arrive sorted by day; one day may hold several points (two races on one day). */
+	readonly day: string;
+	readonly rating: number;
+	/** The uncertainty band at this point (e.g. rating ± 2 RD); absent where the system has no band. */
+	readonly low?: number | undefined;
+	readonly high?: number | undefined;
+	/** The rating is provisional here (drawn differently, e.g. dashed). */
+	readonly provisional: boolean;
+	/** Set on a point right after a race: the race id (a marker is drawn); absent on daily (growth) points. */
+	readonly race?: string | undefined;
+}
+
+export interface RatingSeries {
+	readonly player: string;
+	readonly points: readonly RatingPoint[];
+}
+
+export interface RatingHistoryChart extends ChartTitle {
+	/** One to four players. */
+	readonly series: readonly RatingSeries[];
+	/** Legend text for the band, e.g. `±2 RD`; absent when no series has a band. */
+	readonly bandLabel?: string | undefined;
+}
+
+export interface LeaderboardChartRow {
+	readonly rank: number;
+	readonly name: string;
+	readonly rating: number;
+	/** Uncertainty whisker ends; absent where the system has none. */
+	readonly low?: number | undefined;
+	readonly high?: number | undefined;
+	readonly provisional: boolean;
+}
+
+export interface LeaderboardChart extends ChartTitle {
+	/** Top N (N ≤ 25), best first. */
+	readonly rows: readonly LeaderboardChartRow[];
+	readonly whiskerLabel?: string | undefined;
+}
+
+export interface OddsChartRow {
+	readonly name: string;
+	readonly pWin: number;
+	/** Absent where the field has 3 racers or fewer. */
+	readonly pTop3?: number | undefined;
+}
+
+export interface OddsChart extends ChartTitle {
+	/** Sorted by P(win), descending; at most 50. */
+	readonly rows: readonly OddsChartRow[];
+	/** For a field of two: P(first ahead of second). */
+	readonly headToHead?: { readonly first: string; readonly second: string; readonly pFirst: number } | undefined;
+}
+
+/** One renderer for the life of the process (chartjs-node-canvas leaks when re-created per chart). */
+export interface ChartRenderer {
+	ratingHistory(chart: RatingHistoryChart, theme?: ChartTheme): Promise<Buffer>;
+	leaderboard(chart: LeaderboardChart, theme?: ChartTheme): Promise<Buffer>;
+	odds(chart: OddsChart, theme?: ChartTheme): Promise<Buffer>;
+	/** Free the worker or canvas resources (tests, shutdown). */
+	close(): Promise<void>;
+}
