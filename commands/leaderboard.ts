@@ -37,7 +37,7 @@ export default {
 		}
 		const u = uncertaintyName(board.system);
 		const lines = [
-			`**${name}** leaderboard (\`${board.system}\`, page ${board.page}/${board.pages}, ${board.total} players; † = provisional)`,
+			`**${name}** leaderboard (\`${board.system}\`, as of ${board.asOf}, page ${board.page}/${board.pages}, ${board.total} players; † = provisional)`,
 			...board.rows.map(
 				(r) =>
 					`${r.rank}. **${esc(r.name)}**${r.provisional ? '†' : ''} ${fmtRating(r.rating)}` +

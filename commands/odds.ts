@@ -34,7 +34,9 @@ const data = {
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 export function oddsText(r: OddsResult): string {
-	const lines = [`**Odds** in **${esc(r.league.config.name)}** (\`${r.system}\`, ${r.rows.length} racers)`];
+	const lines = [
+		`**Odds** in **${esc(r.league.config.name)}** (\`${r.system}\`, as of ${r.asOf}, ${r.rows.length} racers)`,
+	];
 	for (const row of r.rows) {
 		const unrated = row.unrated ? ' *(unrated: newcomer rating)*' : '';
 		lines.push(

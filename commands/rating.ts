@@ -22,7 +22,7 @@ const data = {
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 export function ratingText(r: PlayerRating): string {
-	const who = `**${esc(r.player.name)}** in **${esc(r.league.config.name)}** (\`${r.system}\`)`;
+	const who = `**${esc(r.player.name)}** in **${esc(r.league.config.name)}** (\`${r.system}\`, as of ${r.asOf})`;
 	if (!r.summary) return `${who}: no rating yet under \`${r.system}\` (no rated race).`;
 	const s = r.summary;
 	const lines = [
@@ -32,6 +32,7 @@ export function ratingText(r: PlayerRating): string {
 		`Rank: ${r.rank} of ${r.rated}`,
 		`Races: ${s.races}`,
 		s.provisional ? `Status: ${PROVISIONAL_MEANING}` : 'Status: established',
+		...idleLines(r),
 	];
 	if (r.lastChange) {
 		const c = r.lastChange;
@@ -40,6 +41,24 @@ export function ratingText(r: PlayerRating): string {
 		);
 	}
 	return lines.join('\n');
+}
+
+/** How long the player has been idle, and what idle-time growth did since their last race (issue 7 §1). */
+function idleLines(r: PlayerRating): string[] {
+	if (r.idle === undefined) return [];
+	const { lastDate, days, atLastRace } = r.idle;
+	const since = `Last race: ${lastDate}, ${days === 0 ? 'today' : `${days} day${days === 1 ? '' : 's'} ago`}`;
+	if (days === 0) return [since];
+	const changed: string[] = [];
+	if (atLastRace.uncertainty !== undefined && r.summary?.uncertainty !== undefined) {
+		changed.push(`${uncertaintyName(r.system)} was ${fmtRating(atLastRace.uncertainty)} at that race`);
+	}
+	if (r.summary !== undefined && fmtRating(atLastRace.rating) !== fmtRating(r.summary.rating)) {
+		changed.push(`rating was ${fmtRating(atLastRace.rating)}`);
+	}
+	if (r.summary?.provisional && !atLastRace.provisional)
+		changed.push('established then, provisional again after the idle time');
+	return [changed.length === 0 ? since : `${since} (${changed.join('; ')})`];
 }
 
 export default {

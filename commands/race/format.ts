@@ -26,7 +26,7 @@ export function previewText(preview: RacePreview): string {
 	const head = [
 		`**Race preview** for **${esc(preview.league.config.name)}**`,
 		preview.name ? `“${esc(preview.name)}”` : undefined,
-		preview.date ? `on ${preview.date}` : undefined,
+		preview.datedToday ? `dated today, ${preview.date} (no date given)` : `on ${preview.date}`,
 		`· rating changes under \`${preview.system}\``,
 	]
 		.filter(Boolean)

@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { AnyRatingSystem } from '../ratings/types.js';
+import { isCalendarDate } from '../league/dates.js';
+import { latestRaceDate } from '../league/standings.js';
+import type { AnyRatingSystem, Race } from '../ratings/types.js';
 import { getSystem } from '../ratings/index.js';
 
 /** A bad command line: printed with the command's usage, exit code 2. */
@@ -94,5 +96,15 @@ export function resolveSystemParams(system: AnyRatingSystem, params: readonly st
 export function resetArg(value: string | undefined): 'yearly' | undefined {
 	if (value === undefined) return undefined;
 	if (value !== 'yearly') throw new UsageError(`--reset must be "yearly", got "${value}"`);
+	return value;
+}
+
+/**
+ * `--as-of YYYY-MM-DD`: the day standings are grown to (issue 7 §1); default the latest race date of the history
+ * (undefined when no race is dated: nothing grows).
+ */
+export function asOfArg(value: string | undefined, races: readonly Race[]): string | undefined {
+	if (value === undefined) return latestRaceDate(races);
+	if (!isCalendarDate(value)) throw new UsageError(`--as-of must be a calendar day written YYYY-MM-DD, got "${value}"`);
 	return value;
 }

@@ -1,6 +1,13 @@
 import { CsvError, readCsv } from './csv.js';
 import { parseTime } from './history-csv.js';
-import { forbiddenCharacter, codePointLabel, typoFinder, nameKey, nameProblem, normalizeName } from '../league/player-names.js';
+import {
+	forbiddenCharacter,
+	codePointLabel,
+	typoFinder,
+	nameKey,
+	nameProblem,
+	normalizeName,
+} from '../league/player-names.js';
 import type { EntryStatus, RaceEntry } from '../ratings/types.js';
 
 /**

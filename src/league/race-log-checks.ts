@@ -1,4 +1,5 @@
 import type { EntryInput, LeagueConfig, RaceInput } from './league-events.js';
+import { isCalendarDate } from './dates.js';
 import { getSystem, isSystemId } from '../ratings/index.js';
 import type { PlayerInfo } from './race-log.js';
 import type { EntryStatus, RaceEntry } from '../ratings/types.js';
@@ -10,7 +11,6 @@ export class LeagueError extends Error {
 }
 
 const statuses: readonly EntryStatus[] = ['finished', 'DNF', 'DNS', 'DSQ'];
-const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 /** Names and aliases compare case-insensitively, after NFC normalisation and trimming. */
 export const nameKey = (name: string): string => name.normalize('NFC').trim().toLowerCase();
@@ -64,8 +64,8 @@ export function planRaceContent(
 	resolve: (ref: string) => PlayerInfo | undefined,
 	playerCount: number,
 ): { entries: RaceEntry[]; created: PlayerInfo[] } {
-	if (input.date !== undefined && !isoDate.test(input.date)) {
-		throw new LeagueError(`race ${raceId}: date "${input.date}" is not YYYY-MM-DD`);
+	if (input.date !== undefined && !isCalendarDate(input.date)) {
+		throw new LeagueError(`race ${raceId}: date "${input.date}" is not a calendar day written YYYY-MM-DD`);
 	}
 	if (input.name !== undefined && (typeof input.name !== 'string' || !RACE_NAME.test(input.name))) {
 		throw new LeagueError(

@@ -35,7 +35,7 @@ export interface ReplaySnapshot<S> {
 	readonly racesApplied: number;
 	/** Ids of races the system could not rate (UnratableRaceError), with the reason. */
 	readonly skipped: readonly { readonly race: string; readonly reason: string }[];
-	/** Date of the latest dated race applied. */
+	/** The latest date of the dated races applied. */
 	readonly lastDate?: string;
 	readonly players: Readonly<Record<string, PlayerRecord<S>>>;
 }
@@ -77,8 +77,15 @@ export interface PreparedRace<S> {
 	readonly at: number;
 }
 
+/** One player in the standings as of a day: the summary of their state grown over the idle days up to that day. */
 export interface Standing extends RatingSummary {
 	readonly player: string;
+	/** Date of the player's latest dated race (undefined when every race they rated in was undated). */
+	readonly lastDate?: string | undefined;
+	/** Whole days from `lastDate` to the standings' day that growth was applied for (0 when none). */
+	readonly idleDays: number;
+	/** The summary at the player's last race, before idle-time growth (the same numbers when `idleDays` is 0). */
+	readonly atLastRace: RatingSummary;
 }
 
 export interface Replay<S> {
@@ -92,8 +99,13 @@ export interface Replay<S> {
 	player(name: string): PlayerRecord<S> | undefined;
 	/** A player's state grown to `date` (newcomer state for an unknown player). */
 	stateAt(name: string, date: string | undefined): S;
-	/** Every rated player, by rating descending (ties by name). `races` comes from the replay's bookkeeping. */
-	standings(): Standing[];
+	/**
+	 * Every rated player, by rating descending (ties by player id). `races` comes from the replay's bookkeeping. With
+	 * `day`, each player's state is first grown over the idle days from their last dated race to `day` (system.elapse,
+	 * never composed from an earlier growth, so the same day always gives the same bits); a player whose last race is
+	 * on or after `day` is not grown.
+	 */
+	standings(day?: string): Standing[];
 	snapshot(): ReplaySnapshot<S>;
 }
 
@@ -115,10 +127,13 @@ export function createReplay<S, P>(
 	let racesApplied = from?.racesApplied ?? 0;
 	let lastDate = from?.lastDate;
 
+	/** Idle days from a player's last dated race to `date`: 0 when either is unknown or `date` is not later. */
+	const idleDays = (record: PlayerRecord<S>, date: string | undefined): number =>
+		date === undefined || record.lastDate === undefined ? 0 : Math.max(0, daysBetween(record.lastDate, date));
+
 	/** Grow a stored state over the idle days up to `date`; unchanged when either date is unknown. */
 	const grown = (record: PlayerRecord<S>, date: string | undefined): S => {
-		if (date === undefined || record.lastDate === undefined) return record.state;
-		const days = daysBetween(record.lastDate, date);
+		const days = idleDays(record, date);
 		return days > 0 ? system.elapse(record.state, days, params) : record.state;
 	};
 
@@ -153,11 +168,13 @@ export function createReplay<S, P>(
 		}
 		if (prepared.reset) players.clear();
 		racesApplied++;
-		if (race.date !== undefined) lastDate = race.date;
+		lastDate = latest(race.date, lastDate);
 		const changes = field.map((entry, i): RatingChange => {
 			const state = after[i]!;
 			const previous = players.get(entry.player);
-			const playerDate = race.date ?? previous?.lastDate;
+			// The latest of the player's race dates: a race dated before an earlier-rated one (an organizer may confirm
+			// one) must not move the start of their idle time backwards.
+			const playerDate = latest(race.date, previous?.lastDate);
 			const record: PlayerRecord<S> = {
 				state,
 				races: (previous?.races ?? 0) + 1,
@@ -185,12 +202,13 @@ export function createReplay<S, P>(
 			const record = players.get(name);
 			return record === undefined ? system.newcomer(params) : grown(record, date);
 		},
-		standings() {
-			const rows = [...players].map(([player, record]) => ({
-				...system.summary(record.state, params),
-				player,
-				races: record.races,
-			}));
+		standings(day) {
+			const rows = [...players].map(([player, record]): Standing => {
+				const days = idleDays(record, day);
+				const atLastRace = { ...system.summary(record.state, params), races: record.races };
+				const now = days > 0 ? { ...system.summary(grown(record, day), params), races: record.races } : atLastRace;
+				return { ...now, player, lastDate: record.lastDate, idleDays: days, atLastRace };
+			});
 			return rows.sort((a, b) => b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
 		},
 		snapshot: () => ({
@@ -218,4 +236,11 @@ export function replayHistory<S, P>(
 		onRace?.(outcome);
 	}
 	return replay;
+}
+
+/** The later of two optional `YYYY-MM-DD` dates (ISO dates order as strings). */
+function latest(a: string | undefined, b: string | undefined): string | undefined {
+	if (a === undefined) return b;
+	if (b === undefined) return a;
+	return a > b ? a : b;
 }

@@ -49,8 +49,11 @@ function parseParam(system: string, spec: ParamSpec, raw: string | number | bool
 		return text;
 	}
 	const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (String(raw).trim() === '' || !Number.isFinite(value)) throw new ParamError(`${where} must be a number, got "${raw}"`);
-	if (spec.min !== undefined && value < spec.min) throw new ParamError(`${where} must be at least ${spec.min}, got ${value}`);
-	if (spec.max !== undefined && value > spec.max) throw new ParamError(`${where} must be at most ${spec.max}, got ${value}`);
+	if (String(raw).trim() === '' || !Number.isFinite(value))
+		throw new ParamError(`${where} must be a number, got "${raw}"`);
+	if (spec.min !== undefined && value < spec.min)
+		throw new ParamError(`${where} must be at least ${spec.min}, got ${value}`);
+	if (spec.max !== undefined && value > spec.max)
+		throw new ParamError(`${where} must be at most ${spec.max}, got ${value}`);
 	return value;
 }

@@ -28,7 +28,7 @@ export function rankRace(race: Race): RankedEntry[] {
 			(a.player < b.player ? -1 : a.player > b.player ? 1 : 0),
 	);
 	const ranked: RankedEntry[] = [];
-	for (let start = 0; start < rated.length; ) {
+	for (let start = 0; start < rated.length;) {
 		const head = rated[start]!;
 		let end = start + 1;
 		while (end < rated.length && rated[end]!.status === head.status && rated[end]!.position === head.position) end++;

@@ -18,14 +18,18 @@ export interface Services {
 	readonly autocomplete: AutocompleteService;
 }
 
-export function createServices(repo: LeagueRepository, options: RaceServiceOptions = {}): Services {
+/** `clock` is the one clock of every service: "today" in a league's time zone comes from it (league-day.ts). */
+export type ServicesOptions = RaceServiceOptions;
+
+export function createServices(repo: LeagueRepository, options: ServicesOptions = {}): Services {
+	const { clock = () => new Date() } = options;
 	const leagues = createLeagueService(repo);
 	return {
 		leagues,
-		races: createRaceService(repo, leagues, options),
-		ratings: createRatingService(repo, leagues),
-		odds: createOddsService(repo, leagues),
-		leaderboard: createLeaderboardService(repo, leagues),
+		races: createRaceService(repo, leagues, { ...options, clock }),
+		ratings: createRatingService(repo, leagues, clock),
+		odds: createOddsService(repo, leagues, clock),
+		leaderboard: createLeaderboardService(repo, leagues, clock),
 		players: createPlayerService(repo, leagues),
 		autocomplete: createAutocompleteService(repo, leagues),
 	};

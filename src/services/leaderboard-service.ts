@@ -3,6 +3,7 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { leagueReadingDay } from './league-day.js';
 import { checkSystemOption } from './rating-service.js';
 
 /** `/leaderboard`: the standings of one system, a page at a time. */
@@ -12,6 +13,8 @@ export const LEADERBOARD_PAGE_SIZE = 15;
 export interface LeaderboardPage {
 	readonly league: LeagueInfo;
 	readonly system: string;
+	/** The day the standings are grown to (league-day.ts). */
+	readonly asOf: string;
 	readonly page: number;
 	readonly pages: number;
 	readonly total: number;
@@ -26,12 +29,17 @@ export interface LeaderboardService {
 	): Promise<LeaderboardPage>;
 }
 
-export function createLeaderboardService(repo: LeagueRepository, leagues: LeagueService): LeaderboardService {
+export function createLeaderboardService(
+	repo: LeagueRepository,
+	leagues: LeagueService,
+	clock: () => Date = () => new Date(),
+): LeaderboardService {
 	return {
 		async page(actor, input) {
 			const league = await leagues.resolve(actor, input.league);
 			const system = checkSystemOption(input.system, league.config.headline);
-			const view = await repo.ratingsAt(league.id, system);
+			const asOf = leagueReadingDay(await repo.loadState(league.id), league.config.timezone, clock());
+			const view = await repo.ratingsAt(league.id, system, asOf);
 			const total = view.standings.length;
 			const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
 			const page = input.page ?? 1;
@@ -45,7 +53,7 @@ export function createLeaderboardService(repo: LeagueRepository, leagues: League
 			const rows = view.standings
 				.slice(start, start + LEADERBOARD_PAGE_SIZE)
 				.map((row, i) => ({ ...row, rank: start + i + 1 }));
-			return { league, system, page, pages, total, rows };
+			return { league, system, asOf, page, pages, total, rows };
 		},
 	};
 }

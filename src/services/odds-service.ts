@@ -5,6 +5,7 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
 import { checkSystemOption } from './rating-service.js';
 
@@ -26,6 +27,8 @@ export interface OddsRow {
 export interface OddsResult {
 	readonly league: LeagueInfo;
 	readonly system: string;
+	/** The day the ratings are grown to (league-day.ts). */
+	readonly asOf: string;
 	/** In the order given. */
 	readonly rows: readonly OddsRow[];
 	/** P(first ahead of second), for a field of two. */
@@ -39,7 +42,11 @@ export interface OddsService {
 	): Promise<OddsResult>;
 }
 
-export function createOddsService(repo: LeagueRepository, leagues: LeagueService): OddsService {
+export function createOddsService(
+	repo: LeagueRepository,
+	leagues: LeagueService,
+	clock: () => Date = () => new Date(),
+): OddsService {
 	return {
 		async odds(actor, input) {
 			const league = await leagues.resolve(actor, input.league);
@@ -61,11 +68,13 @@ export function createOddsService(repo: LeagueRepository, leagues: LeagueService
 				if (seen.has(p.id)) throw refused('odds-duplicate', `${p.name} is in the field twice.`);
 				seen.add(p.id);
 			}
+			const asOf = leagueReadingDay(state, league.config.timezone, clock());
 			const view = await repo.ratingsAt(league.id, system);
 			const impl = getSystem(system);
 			const params: unknown = impl.params(league.config.params[system]);
 			const replay = createReplay(impl, params, { reset: league.config.reset }, view.snapshot);
-			const states = players.map((p): unknown => replay.stateAt(p.id, undefined) as unknown);
+			// Each racer's state grown to the reading day, as /rating and the CLI show it (issue 7 §1).
+			const states = players.map((p): unknown => replay.stateAt(p.id, asOf) as unknown);
 			const field = states.map((s) => impl.performance(s, params));
 			const odds = fieldOdds(field);
 			const rows = players.map((p, i): OddsRow => ({
@@ -80,6 +89,7 @@ export function createOddsService(repo: LeagueRepository, leagues: LeagueService
 			return {
 				league,
 				system,
+				asOf,
 				rows,
 				...(field.length === 2 && { headToHead: headToHead(field[0]!, field[1]!) }),
 			};

@@ -7,6 +7,8 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { isOrganizer, requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { calendarDay } from './league-day.js';
+import { raceDate } from './race-date.js';
 import { previewRatings, type PreviewLine } from './race-preview.js';
 
 /**
@@ -30,7 +32,10 @@ export interface RacePreview {
 	readonly league: LeagueInfo;
 	readonly system: string;
 	readonly name?: string | undefined;
-	readonly date?: string | undefined;
+	/** The race's date: as given, or the day of confirmation's preview in the league's time zone. */
+	readonly date: string;
+	/** The organizer gave no date: the race is dated today. */
+	readonly datedToday: boolean;
 	readonly lines: readonly PreviewLine[];
 	/** Parser warnings, including possible typos ("did you mean …"). */
 	readonly warnings: readonly string[];
@@ -158,18 +163,9 @@ export function createRaceService(
 			requireOrganizer(actor, league.config);
 			const state = await repo.loadState(league.id);
 			const { entries, warnings } = parse(input.text, state);
-			if (league.config.reset === 'yearly' && (input.date === undefined || input.date.trim() === '')) {
-				throw refused(
-					'date-required',
-					`${escapeForDiscord(league.config.name)} restarts ratings every year, so every race needs the date option (YYYY-MM-DD).`,
-				);
-			}
 			const name = input.name?.trim();
-			const race: RaceInput = {
-				entries,
-				...(input.date !== undefined && { date: input.date.trim() }),
-				...(name !== undefined && name !== '' && { name }),
-			};
+			const dating = raceDate(input.date, state, league.config.timezone, clock());
+			const race: RaceInput = { entries, date: dating.date, ...(name !== undefined && name !== '' && { name }) };
 			const at = clock().toISOString();
 			await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
 			const system = league.config.headline;
@@ -181,9 +177,10 @@ export function createRaceService(
 				league,
 				system,
 				...(input.name !== undefined && { name: input.name }),
-				...(race.date !== undefined && { date: race.date }),
+				date: dating.date,
+				datedToday: dating.today,
 				lines,
-				warnings,
+				warnings: [...dating.warnings, ...warnings],
 				...(unrated !== undefined && { unrated }),
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,
@@ -193,8 +190,13 @@ export function createRaceService(
 			return preview;
 		},
 		async confirm(actor, previewId) {
-			const { preview, race, league } = await claim(actor, previewId);
+			const claimed = await claim(actor, previewId);
+			const { preview, league } = claimed;
 			pending.delete(previewId);
+			// "Dated the day it is confirmed" (issue 7 §1): a preview left open over midnight takes the new day.
+			const race = preview.datedToday
+				? { ...claimed.race, date: calendarDay(league.config.timezone, clock()) }
+				: claimed.race;
 			const result = await refuse('bad-race', () =>
 				repo.appendEvent(league.id, { type: 'race-submitted', race, by: actor.userId }),
 			);

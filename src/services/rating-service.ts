@@ -5,6 +5,7 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
 
 /** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
@@ -20,8 +21,12 @@ export interface PlayerRating {
 	readonly league: LeagueInfo;
 	readonly system: string;
 	readonly player: { readonly id: string; readonly name: string };
+	/** The day the rating is as of: today in the league's time zone, or a later race date (league-day.ts). */
+	readonly asOf: string;
 	/** Undefined when the player has no rating under this system (never rated, or not since a reset). */
 	readonly summary?: RatingSummary | undefined;
+	/** Idle time: the player's last race date, the days since, and the summary at that race before growth. */
+	readonly idle?: { readonly lastDate: string; readonly days: number; readonly atLastRace: RatingSummary } | undefined;
 	/** 1-based among rated players. */
 	readonly rank?: number | undefined;
 	readonly rated: number;
@@ -51,7 +56,11 @@ export function checkSystemOption(system: string | undefined, headline: string):
 	return id;
 }
 
-export function createRatingService(repo: LeagueRepository, leagues: LeagueService): RatingService {
+export function createRatingService(
+	repo: LeagueRepository,
+	leagues: LeagueService,
+	clock: () => Date = () => new Date(),
+): RatingService {
 	/**
 	 * Last change of every player per (league, system), kept with the replay that produced it: races submitted since
 	 * are applied on top; only an event that changed rated history (void, edit, merge, parameters) replays it all.
@@ -97,7 +106,8 @@ export function createRatingService(repo: LeagueRepository, leagues: LeagueServi
 			const system = checkSystemOption(input.system, league.config.headline);
 			const state = await repo.loadState(league.id);
 			const player = findPlayer(state, input.player, actor, league.config.name);
-			const view = await repo.ratingsAt(league.id, system);
+			const asOf = leagueReadingDay(state, league.config.timezone, clock());
+			const view = await repo.ratingsAt(league.id, system, asOf);
 			const index = view.standings.findIndex((s) => s.player === player.id);
 			const standing = view.standings[index];
 			const last = standing ? (await lastChangesOf(league, system)).get(player.id) : undefined;
@@ -105,6 +115,7 @@ export function createRatingService(repo: LeagueRepository, leagues: LeagueServi
 				league,
 				system,
 				player: { id: player.id, name: player.name },
+				asOf,
 				...(standing && {
 					summary: {
 						rating: standing.rating,
@@ -113,6 +124,9 @@ export function createRatingService(repo: LeagueRepository, leagues: LeagueServi
 						provisional: standing.provisional,
 					},
 					rank: index + 1,
+				}),
+				...(standing?.lastDate !== undefined && {
+					idle: { lastDate: standing.lastDate, days: standing.idleDays, atLastRace: standing.atLastRace },
 				}),
 				rated: view.standings.length,
 				...(last && { lastChange: last }),

@@ -37,7 +37,9 @@ interface Session {
 
 /** League ids are `<guild>.<name slug>`: stable, readable, unique per guild and name. */
 export const leagueId = (guildId: string, name: string): string =>
-	`${guildId}.${nameKey(name).replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '')}`;
+	`${guildId}.${nameKey(name)
+		.replace(/[^\p{L}\p{N}]+/gu, '-')
+		.replace(/^-|-$/g, '')}`;
 
 export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
 	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date() } = options;
@@ -123,13 +125,15 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			}),
 		readEvents: (league, from = 0) => readEventsFrom(events, league, from),
 		loadState: (league) => mutex.run(league, async () => (await session(league)).log),
-		ratingsAt: (league, systemId) =>
+		ratingsAt: (league, systemId, day) =>
 			mutex.run(league, async (): Promise<RatingsView> => {
 				const system = getSystem(systemId);
 				const s = await session(league);
 				const replay = await s.ratings.bring(s.log, system);
-				const standings = replay.standings().map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
-				return { system: system.id, seq: s.log.seq(), standings, snapshot: replay.snapshot() };
+				const standings = replay
+					.standings(day)
+					.map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
+				return { system: system.id, seq: s.log.seq(), day, standings, snapshot: replay.snapshot() };
 			}),
 		close: () => store.close(),
 	};

@@ -45,6 +45,8 @@ export interface RatingsView {
 	readonly system: string;
 	/** The log seq these ratings reflect. */
 	readonly seq: number;
+	/** The day the standings are grown to (undefined: not grown). */
+	readonly day?: string | undefined;
 	/** Standings by rating, with `player` the player id and `name` the current display name. */
 	readonly standings: readonly (Standing & { readonly name: string })[];
 	readonly snapshot: ReplaySnapshot<unknown>;
@@ -64,7 +66,10 @@ export interface LeagueRepository {
 	readEvents(leagueId: string, from?: number): Promise<LoggedEvent[]>;
 	/** The league state at the head (players, aliases, races with status). Treat as read-only. */
 	loadState(leagueId: string): Promise<LeagueLog>;
-	/** One system's ratings at the head, from the latest valid snapshot and the races after it. */
-	ratingsAt(leagueId: string, system: string): Promise<RatingsView>;
+	/**
+	 * One system's ratings at the head, from the latest valid snapshot and the races after it. With `day`, the
+	 * standings are grown to that day (Replay.standings(day)); the snapshot is always the head's, ungrown.
+	 */
+	ratingsAt(leagueId: string, system: string, day?: string): Promise<RatingsView>;
 	close(): Promise<void>;
 }

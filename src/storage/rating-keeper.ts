@@ -2,7 +2,12 @@ import type { LeagueLog } from '../league/race-log.js';
 import { createReplay, type Replay } from '../league/replay.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
 import type { KeyValueNamespace } from './ports.js';
-import { ratingIndexToDomain, ratingSnapshotToDomain, type RatingIndexEntry, type RawRatingSnapshot } from './records.js';
+import {
+	ratingIndexToDomain,
+	ratingSnapshotToDomain,
+	type RatingIndexEntry,
+	type RawRatingSnapshot,
+} from './records.js';
 
 /**
  * Ratings of one league, per system: an in-memory replay kept at the head of the log, backed by snapshots in the
@@ -51,7 +56,13 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 		const params: unknown = system.params(config?.params[system.id]);
 		const options = { reset: config?.reset };
 		const paramsKey = JSON.stringify([config?.params[system.id] ?? {}, config?.reset ?? null]);
-		const fresh = (): Current => ({ replay: createReplay(system, params, options), paramsKey, upTo: -1, basis: -1, count: 0 });
+		const fresh = (): Current => ({
+			replay: createReplay(system, params, options),
+			paramsKey,
+			upTo: -1,
+			basis: -1,
+			count: 0,
+		});
 		const cached = current.get(system.id);
 		if (cached !== undefined && cached.paramsKey === paramsKey && valid(log, cached)) return cached;
 		for (const entry of [...entries].filter((e) => valid(log, e)).sort((a, b) => b.upTo - a.upTo)) {
@@ -112,6 +123,7 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 		await index.set(indexKey(system), { v: 1, entries: next });
 		indexes.set(system, next);
 		const listed = new Set(next.map((e) => e.upTo));
-		for (const gone of before.filter((e) => !listed.has(e.upTo))) await snapshots.delete(snapshotKey(system, gone.upTo));
+		for (const gone of before.filter((e) => !listed.has(e.upTo)))
+			await snapshots.delete(snapshotKey(system, gone.upTo));
 	}
 }

@@ -61,6 +61,25 @@ describe('pitwall replay', () => {
 		expect(written[1]![4]).toBe(rows[1]![1]);
 	});
 
+	it('--as-of grows every player to that day and leaves out races dated after it; the default is the last race', async () => {
+		const twoRaces = file(
+			'two-races.csv',
+			'race,date,player,position\nR1,2021-01-01,A,1\nR1,2021-01-01,B,2\nR2,2021-03-01,B,1\nR2,2021-03-01,C,2\n',
+		);
+		const rows = async (...extra: string[]) =>
+			parseCsv((await run('replay', '--system', 'glicko', '--input', twoRaces, ...extra)).out).slice(1);
+		expect(await rows()).toEqual(await rows('--as-of', '2021-03-01'));
+		const later = await rows('--as-of', '2021-06-01');
+		const atLast = await rows();
+		const rd = (table: string[][], player: string) => Number(table.find((r) => r[0] === player)![2]);
+		for (const player of ['A', 'B', 'C']) expect(rd(later, player)).toBeGreaterThan(rd(atLast, player));
+		const early = await rows('--as-of', '2021-02-01');
+		expect(early.map((r) => r[0]).sort()).toEqual(['A', 'B']);
+		const bad = await run('replay', '--system', 'glicko', '--input', twoRaces, '--as-of', '2021-02-30');
+		expect(bad.code).toBe(2);
+		expect(bad.err).toContain('--as-of must be a calendar day written YYYY-MM-DD, got "2021-02-30"');
+	});
+
 	it('prints numbers at full double precision (String round trip)', async () => {
 		const { out } = await run('replay', '--system', 'speed', '--input', threeEqual, '--param', 'k=0.1');
 		for (const row of parseCsv(out).slice(1)) expect(String(Number(row[1]))).toBe(row[1]);

@@ -133,14 +133,16 @@ describe('league commands end to end', () => {
 		const reply = await run('rating', [text('player', 'bob')]);
 		const body = content(reply);
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
-		expect(body).toContain('**Bob** in **Sunday Cup** (`glicko`)');
+		expect(body).toContain('**Bob** in **Sunday Cup** (`glicko`, as of ');
 		expect(body).toContain(`Rating: **${fmtRating(bob.rating)}**`);
 		expect(body).toContain(`RD: ${fmtRating(bob.uncertainty!)}`);
 		expect(body).toContain(`Rank: ${standings.indexOf(bob) + 1} of 3`);
 		expect(body).toContain('Races: 2');
 		expect(body).toContain(bob.provisional ? 'Status: provisional' : 'Status: established');
 		const change = last.get('#2')!;
-		expect(body).toContain(`in R2: ${fmtRating(change.before)} → ${fmtRating(change.after)}`);
+		expect(body).toMatch(
+			new RegExp(`in R2 \\(\\d{4}-\\d\\d-\\d\\d\\): ${fmtRating(change.before)} → ${fmtRating(change.after)}`),
+		);
 	});
 
 	it('/odds shows P(win), P(top 3), expected position and the head-to-head from the odds module', async () => {
@@ -166,7 +168,7 @@ describe('league commands end to end', () => {
 
 	it('/leaderboard, /race show, /race list, /league info', async () => {
 		const board = content(await run('leaderboard', [text('page', 1)]));
-		expect(board).toMatch(/\*\*Sunday Cup\*\* leaderboard \(`glicko`, page 1\/1, 3 players/);
+		expect(board).toMatch(/\*\*Sunday Cup\*\* leaderboard \(`glicko`, as of \d{4}-\d\d-\d\d, page 1\/1, 3 players/);
 		const show = content(await run('race', [sub('show', [text('race', 'r1')])]));
 		expect(show).toContain('**R1** “Opener” in **Sunday Cup**');
 		expect(show).toContain('DNF Carol');

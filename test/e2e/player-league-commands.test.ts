@@ -72,7 +72,9 @@ describe('/league config', () => {
 			by: ORGANIZER.userId,
 			config: { headline: 'endure', timezone: 'Europe/Budapest' },
 		});
-		expect(content(await run('rating', [text('player', 'Alice')]))).toContain('**Alice** in **Club** (`endure`)');
+		expect(content(await run('rating', [text('player', 'Alice')]))).toContain(
+			'**Alice** in **Club** (`endure`, as of ',
+		);
 		// Back to glicko for the player tests below.
 		await run('league', [sub('config', [text('system', 'glicko')])], ORGANIZER);
 		expect((await league()).config.headline).toBe('glicko');
@@ -125,15 +127,27 @@ describe('/league config', () => {
 	});
 
 	it('a yearly reset while races have no date names the race; nothing is stored', async () => {
+		// Races confirmed in the bot are dated; an undated one comes from a log written before they were.
+		const entries = [
+			{ player: 'Alice', position: 1, status: 'finished' as const },
+			{ player: 'Bob', position: 2, status: 'finished' as const },
+		];
+		await bot.repo.appendEvent(leagueId, { type: 'race-submitted', race: { entries }, by: ORGANIZER.userId ?? '' });
 		const before = await eventCount();
 		await expectRefusal(
 			'league',
 			[sub('config', [text('reset', 'yearly')])],
 			ORGANIZER,
-			/^A yearly reset needs a date on every race, and R1 has none: edit the undated races first\.$/,
+			/^A yearly reset needs a date on every race, and R4 has none: edit the undated races first\.$/,
 		);
 		expect(await eventCount()).toBe(before);
 		expect((await league()).config.reset).toBeUndefined();
+		await bot.repo.appendEvent(leagueId, {
+			type: 'race-voided',
+			race: 'R4',
+			reason: 'test set-up',
+			by: ORGANIZER.userId ?? '',
+		});
 	});
 });
 
@@ -159,7 +173,7 @@ describe('/player rename', () => {
 		expect(log).toHaveLength(before + 1);
 		expect(log.at(-1)).toMatchObject({ type: 'player-renamed', player: '#2', name: 'Robert', by: ORGANIZER.userId });
 		const byNew = content(await run('rating', [text('player', 'Robert')]));
-		expect(byNew).toContain('**Robert** in **Club** (`glicko`)');
+		expect(byNew).toContain('**Robert** in **Club** (`glicko`, as of ');
 		expect(byNew).toContain('Races: 2');
 		const byOld = content(await run('rating', [text('player', 'bob')]));
 		expect(byOld).toBe(byNew);
@@ -240,7 +254,7 @@ describe('/player merge', () => {
 		const standings = replayHistory(glicko, glicko.params(), merged).standings();
 		const alice = standings.find((s) => s.player === '#1')!;
 		const body = content(await run('rating', [text('player', 'Alice')]));
-		expect(body).toContain('**Alice** in **Club** (`glicko`)');
+		expect(body).toContain('**Alice** in **Club** (`glicko`, as of ');
 		expect(body).toContain('Races: 2');
 		expect(body).toContain(`Rating: **${fmtRating(alice.rating)}**`);
 		expect(body).toContain(`Rank: ${standings.indexOf(alice) + 1} of 3`);

@@ -10,12 +10,7 @@ import {
 } from '../../src/ratings/endure.js';
 import { forget } from '../../src/ratings/pl-elo.js';
 import { rankRace } from '../../src/ratings/race.js';
-import {
-	ParamError,
-	type EntryStatus,
-	type ParamOverrides,
-	type Race,
-} from '../../src/ratings/types.js';
+import { ParamError, type EntryStatus, type ParamOverrides, type Race } from '../../src/ratings/types.js';
 import oracle from '../fixtures/endure/single_race_updates.json' with { type: 'json' };
 import { expectAllClose, expectClose } from '../support/close.js';
 import { fieldOf } from '../support/fields.js';

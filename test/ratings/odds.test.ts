@@ -400,7 +400,11 @@ describe('quadrature step (accuracy study, docs/odds.md)', () => {
 		// The full-grid reference: column 1 of the place matrix, integrated over [min(m - 9σ), max(m + 9σ)].
 		const u = mulberry32(9090);
 		const structures: ((j: number) => Performance)[] = [
-			() => ({ kind: 'normal-highest', mean: 25 + 6 * (u() + u() + u() - 1.5), sd: Math.hypot(1 + 7.33 * u(), 25 / 6) }),
+			() => ({
+				kind: 'normal-highest',
+				mean: 25 + 6 * (u() + u() + u() - 1.5),
+				sd: Math.hypot(1 + 7.33 * u(), 25 / 6),
+			}),
 			() => ({ kind: 'normal-highest', mean: 1500 + 150 * (u() - 0.5), sd: 60 + 400 * u() }),
 			// one wide racer far below a tight pack, and one far above
 			(j) => ({ kind: 'normal-highest', mean: j === 0 ? -40 : j === 1 ? 12 : u(), sd: j === 0 ? 8 : j === 1 ? 3 : 1 }),

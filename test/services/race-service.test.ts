@@ -90,22 +90,52 @@ describe('submit → preview', () => {
 		expect(await eventCount(w, league)).toBe(before);
 	});
 
-	it('a league with a yearly reset needs the date of every race', async () => {
-		await w.services.leagues.configure(organizer, undefined, { reset: 'yearly' });
+	it('a race without a date is dated today in the league’s time zone, so a yearly-reset league takes it', async () => {
+		await w.services.leagues.configure(organizer, undefined, { reset: 'yearly', timezone: 'Pacific/Kiritimati' });
 		const before = await eventCount(w, league);
-		await expect(w.services.races.submit(organizer, { text: '1. A\n2. B' })).rejects.toMatchObject({
-			code: 'date-required',
-		});
-		expect(w.services.races.pendingCount()).toBe(0);
-		const preview = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-02-01' });
-		await w.services.races.confirm(organizer, preview.id);
+		// 2026-03-01T12:00Z is already 2026-03-02 at UTC+14.
+		const preview = await w.services.races.submit(organizer, { text: '1. A\n2. B' });
+		expect(preview).toMatchObject({ date: '2026-03-02', datedToday: true });
+		const race = (await w.services.races.confirm(organizer, preview.id)).race;
 		expect(await eventCount(w, league)).toBe(before + 1);
+		expect((await w.repo.loadState(league)).race(race)?.date).toBe('2026-03-02');
 	});
 
-	it('a bad date is refused', async () => {
-		await expect(w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-13-01' })).rejects.toThrow(
-			/YYYY-MM-DD/,
+	it('a preview left open over midnight is dated the day it is confirmed', async () => {
+		w.now.ms = Date.parse('2026-03-01T23:59:00Z');
+		const preview = await w.services.races.submit(organizer, { text: '1. A\n2. B' });
+		expect(preview.date).toBe('2026-03-01');
+		w.now.ms = Date.parse('2026-03-02T00:01:00Z');
+		const race = (await w.services.races.confirm(organizer, preview.id)).race;
+		expect((await w.repo.loadState(league)).race(race)?.date).toBe('2026-03-02');
+	});
+
+	it('a date that is not a calendar day is refused and nothing is pending or stored', async () => {
+		const before = await eventCount(w, league);
+		for (const date of ['2026-02-30', '2026-13-01', '2026-2-3', 'tomorrow']) {
+			await expect(w.services.races.submit(organizer, { text: '1. A\n2. B', date })).rejects.toMatchObject({
+				code: 'bad-date',
+				message: `The date "${date}" is not a calendar day: write it as YYYY-MM-DD, e.g. 2026-03-01. Nothing was stored.`,
+			});
+		}
+		expect(w.services.races.pendingCount()).toBe(0);
+		expect(await eventCount(w, league)).toBe(before);
+	});
+
+	it('a date before the latest race, or more than a day ahead, is accepted with a warning about growth', async () => {
+		await addRace(w, '1. A\n2. B', undefined, '2026-02-20');
+		const back = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-02-10' });
+		expect(back.warnings[0]).toMatch(
+			/^This race is dated 2026-02-10, before the league's latest race \(R\d+ on 2026-02-20\)\..*no idle-time growth/,
 		);
+		const tomorrow = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-03-02' });
+		expect(tomorrow.warnings).toEqual([]);
+		const ahead = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-03-05' });
+		expect(ahead.warnings[0]).toMatch(
+			/^This race is dated 2026-03-05, 4 days after today \(2026-03-01, UTC\)\..*grows 4 days ahead/,
+		);
+		const today = await w.services.races.submit(organizer, { text: '1. A\n2. B' });
+		expect(today.warnings).toEqual([]);
 	});
 
 	it('members without Manage Server or the organizer role cannot submit', async () => {

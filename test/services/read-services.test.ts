@@ -163,7 +163,13 @@ describe('league service', () => {
 		await expect(w.services.leagues.configure(member, undefined, { headline: 'glicko' })).rejects.toMatchObject({
 			code: 'not-organizer',
 		});
-		// The races have no dates: a yearly reset cannot replay them, so it is refused before anything is written.
+		// A race logged without a date (as every bot race was before races were dated on confirmation): a yearly
+		// reset cannot replay it, so it is refused before anything is written.
+		const entries = [
+			{ player: 'Alice', position: 1, status: 'finished' as const },
+			{ player: 'Bob', position: 2, status: 'finished' as const },
+		];
+		await w.repo.appendEvent(league, { type: 'race-submitted', race: { entries }, by: organizer.userId });
 		const before = await eventCount(w, league);
 		await expect(w.services.leagues.configure(organizer, undefined, { reset: 'yearly' })).rejects.toMatchObject({
 			code: 'reset-needs-dates',
@@ -171,7 +177,7 @@ describe('league service', () => {
 		expect(await eventCount(w, league)).toBe(before);
 		const info = await w.services.leagues.configure(organizer, undefined, { headline: 'glicko' });
 		expect(info.config).toMatchObject({ headline: 'glicko', name: 'Cup', guildId: GUILD });
-		expect(await w.services.leagues.info(member, undefined)).toMatchObject({ players: 3, races: 3, voided: 0 });
+		expect(await w.services.leagues.info(member, undefined)).toMatchObject({ players: 3, races: 4, voided: 0 });
 	});
 });
 

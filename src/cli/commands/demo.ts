@@ -10,7 +10,8 @@ const TOP = 10;
 
 const options = { input: { type: 'string' }, top: { type: 'string' } } as const;
 
-const fixed = (value: number | undefined, digits: number): string => (value === undefined ? '-' : value.toFixed(digits));
+const fixed = (value: number | undefined, digits: number): string =>
+	value === undefined ? '-' : value.toFixed(digits);
 
 export default {
 	name: 'demo',
@@ -32,7 +33,9 @@ system's top N (default ${TOP}) and the odds of a race between the top five of t
 			const skipped = replay.snapshot().skipped.length;
 			io.out(`\n${system.id}: ${system.raceModel}\n`);
 			if (skipped === races.length) {
-				io.out(`  no race of this history can be rated by ${system.id} (${replay.snapshot().skipped[0]?.reason ?? ''})\n`);
+				io.out(
+					`  no race of this history can be rated by ${system.id} (${replay.snapshot().skipped[0]?.reason ?? ''})\n`,
+				);
 				continue;
 			}
 			io.out(`  ${'#'.padStart(3)}  ${'player'.padEnd(24)} ${'rating'.padStart(10)} ${'uncert.'.padStart(8)} races\n`);

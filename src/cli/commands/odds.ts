@@ -1,7 +1,17 @@
-import { noExtraPositionals, parseCommandArgs, required, resolveSystemParams, systemArg, UsageError } from '../args.js';
+import {
+	asOfArg,
+	noExtraPositionals,
+	parseCommandArgs,
+	required,
+	resetArg,
+	resolveSystemParams,
+	systemArg,
+	UsageError,
+} from '../args.js';
 import { loadHistory, num, type CliCommand } from '../command.js';
 import { csvLine } from '../../formats/csv.js';
 import { replayHistory } from '../../league/replay.js';
+import { happenedBy } from '../../league/standings.js';
 import { fieldOdds } from '../../ratings/odds.js';
 
 const options = {
@@ -9,14 +19,18 @@ const options = {
 	input: { type: 'string' },
 	players: { type: 'string' },
 	param: { type: 'string', multiple: true },
+	reset: { type: 'string' },
+	'as-of': { type: 'string' },
 } as const;
 
 export default {
 	name: 'odds',
 	summary: 'win, podium and expected-position odds for a field after a history',
-	usage: `pitwall odds --system <id> --input <history.csv> --players "A,B,C" [--param name=value ...]
+	usage: `pitwall odds --system <id> --input <history.csv> --players "A,B,C" [--param name=value ...] [--reset yearly]
+                   [--as-of YYYY-MM-DD]
 
-Replays the history, grows every player's uncertainty up to the date of the last dated race, and prints CSV
+Replays the races dated on or before --as-of (default: the latest race date), grows every player's state over
+their idle days up to that day (as the bot's /odds does on that day), and prints CSV
 player,p_win,p_top3,expected_position for the field. A name never seen in the history is rated as a newcomer
 (with a warning on stderr).`,
 	run(argv, io) {
@@ -30,14 +44,15 @@ player,p_win,p_top3,expected_position for the field. A name never seen in the hi
 		if (players.some((name) => name === '')) throw new UsageError('--players has an empty name');
 		const duplicate = players.find((name, i) => players.indexOf(name) !== i);
 		if (duplicate !== undefined) throw new UsageError(`--players names ${duplicate} twice`);
-		const races = loadHistory(required(values.input, 'input'));
-		const replay = replayHistory(system, params, races);
-		const lastDate = races.findLast((race) => race.date !== undefined)?.date;
+		const history = loadHistory(required(values.input, 'input'));
+		const asOf = asOfArg(values['as-of'], history);
+		const races = asOf === undefined ? history : history.filter((race) => happenedBy(race, asOf));
+		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) });
 		for (const name of players) {
 			if (replay.player(name) === undefined)
 				io.err(`warning: ${name} has no rated race in the history; rated as a newcomer\n`);
 		}
-		const odds = fieldOdds(players.map((name) => system.performance(replay.stateAt(name, lastDate), params)));
+		const odds = fieldOdds(players.map((name) => system.performance(replay.stateAt(name, asOf), params)));
 		const lines = ['player,p_win,p_top3,expected_position'];
 		players.forEach((name, i) => {
 			lines.push(csvLine([name, num(odds.pWin[i]), num(odds.pTop3[i]), num(odds.expectedPosition[i])]));

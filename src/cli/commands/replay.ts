@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import {
+	asOfArg,
 	noExtraPositionals,
 	parseCommandArgs,
 	required,
@@ -11,6 +12,7 @@ import {
 import { loadHistory, num, type CliCommand } from '../command.js';
 import { csvLine } from '../../formats/csv.js';
 import { replayHistory } from '../../league/replay.js';
+import { happenedBy } from '../../league/standings.js';
 
 const options = {
 	system: { type: 'string' },
@@ -18,14 +20,19 @@ const options = {
 	param: { type: 'string', multiple: true },
 	history: { type: 'string' },
 	reset: { type: 'string' },
+	'as-of': { type: 'string' },
 } as const;
 
 export default {
 	name: 'replay',
 	summary: 'replay a history CSV and print every player’s rating',
 	usage: `pitwall replay --system <id> --input <history.csv> [--param name=value ...] [--history <out.csv>] [--reset yearly]
+                      [--as-of YYYY-MM-DD]
 
-Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descending), numbers at full precision.
+Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descending), numbers at full precision,
+as of a day: the races dated on or before it (and undated ones), each player grown over their idle days up to it
+(Glicko RD growth, endure/speed forgetting), exactly as the bot shows ratings on that day.
+--as-of <day>        default: the latest race date of the history.
 --history <out.csv>  also write race,player,position,rating_before,rating_after (one row per rated entry;
                      position is the rank the system read, rating_before is after idle-time growth).
 --reset yearly       restart every rating at the first race of each calendar year (needs dates).`,
@@ -34,7 +41,9 @@ Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descend
 		noExtraPositionals(positionals);
 		const system = systemArg(required(values.system, 'system'));
 		const params = resolveSystemParams(system, values.param ?? []);
-		const races = loadHistory(required(values.input, 'input'));
+		const dated = loadHistory(required(values.input, 'input'));
+		const asOf = asOfArg(values['as-of'], dated);
+		const races = asOf === undefined ? dated : dated.filter((race) => happenedBy(race, asOf));
 		const history: string[] = ['race,player,position,rating_before,rating_after'];
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) }, (outcome) => {
 			for (const change of outcome.changes) {
@@ -50,7 +59,7 @@ Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descend
 			}
 		});
 		const lines = ['player,rating,uncertainty,races,provisional'];
-		for (const row of replay.standings()) {
+		for (const row of replay.standings(asOf)) {
 			lines.push(csvLine([row.player, num(row.rating), num(row.uncertainty), num(row.races), String(row.provisional)]));
 		}
 		io.out(lines.join('\n') + '\n');

@@ -1,0 +1,41 @@
+import type { LeagueLog } from '../league/race-log.js';
+import { readingDay } from '../league/standings.js';
+
+/**
+ * Days as a league sees them (issue 7 §1): calendar dates in the league's time zone, from the injected clock. The pure
+ * domain takes days as `YYYY-MM-DD` strings; this is where an instant becomes one.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date of `instant` in `timezone` (an IANA name), as `YYYY-MM-DD`. */
+export function calendarDay(timezone: string, instant: Date): string {
+	let format = formatters.get(timezone);
+	if (format === undefined) {
+		format = new Intl.DateTimeFormat('en-US', {
+			timeZone: timezone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+		});
+		formatters.set(timezone, format);
+	}
+	const parts = format.formatToParts(instant);
+	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+	return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
+}
+
+/** The league's confirmed race with the latest date (undefined when none is dated). */
+export function latestDatedRace(state: LeagueLog): { readonly id: string; readonly date: string } | undefined {
+	let latest: { id: string; date: string } | undefined;
+	for (const race of state.races()) {
+		if (race.status !== 'confirmed' || race.date === undefined) continue;
+		if (latest === undefined || race.date > latest.date) latest = { id: race.id, date: race.date };
+	}
+	return latest;
+}
+
+/** The day every read of this league shows now: today in its time zone, or a later race date (standings.ts). */
+export function leagueReadingDay(state: LeagueLog, timezone: string, now: Date): string {
+	return readingDay(calendarDay(timezone, now), latestDatedRace(state)?.date);
+}
