@@ -44,7 +44,9 @@ export function runReplayBench(): void {
 		const note = skipped > 0 ? ` (${skipped} races not ratable: ${UnratableRaceError.name})` : '';
 		console.log(`  ${system.id.padEnd(8)} ${fmtMs(ms).padStart(12)}${note}`);
 		if (system.id === 'folyami') {
-			console.log(`  openskill rate() replay of the same races: ${fmtMs(openskillMs)}; folyami/openskill time ratio ${(ms / openskillMs).toFixed(3)}`);
+			console.log(
+				`  openskill rate() replay of the same races: ${fmtMs(openskillMs)}; folyami/openskill time ratio ${(ms / openskillMs).toFixed(3)}`,
+			);
 		}
 	}
 }

@@ -1,5 +1,8 @@
 /** Timing helpers shared by the benchmarks: warm-up, then the median of repeated runs, in milliseconds. */
-export function medianMs(run: () => unknown, { warmup = 3, runs = 15 }: { warmup?: number; runs?: number } = {}): number {
+export function medianMs(
+	run: () => unknown,
+	{ warmup = 3, runs = 15 }: { warmup?: number; runs?: number } = {},
+): number {
 	for (let i = 0; i < warmup; i++) run();
 	const times: number[] = [];
 	for (let i = 0; i < runs; i++) {

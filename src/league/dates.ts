@@ -40,3 +40,22 @@ export function daysBetween(from: string, to: string): number {
 export function yearOf(date: string): number {
 	return Number(date.slice(0, 4));
 }
+
+/** The `YYYY-MM-DD` date of a day number (days since 1970-01-01): H. Hinnant's `civil_from_days`. */
+export function dateOfDayNumber(z: number): string {
+	const shifted = z + 719468;
+	const era = Math.floor(shifted / 146097);
+	const doe = shifted - era * 146097;
+	const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+	const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+	const mp = Math.floor((5 * doy + 2) / 153);
+	const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+	const month = mp < 10 ? mp + 3 : mp - 9;
+	const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+	return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** `date` moved by `days` calendar days (negative goes back). */
+export function addDays(date: string, days: number): string {
+	return dateOfDayNumber(dayNumber(date) + days);
+}

@@ -1,4 +1,5 @@
 import { createReplay, type Replay, type ReplayOptions, type Standing } from './replay.js';
+import type { LeagueLog } from './race-log.js';
 import type { Race, RatingSystem } from '../ratings/types.js';
 
 /**
@@ -47,9 +48,9 @@ export function standingsAsOf<S, P>(
 }
 
 /**
- * One system's standings on each of `days` (ascending), equal to `standingsAsOf` for each day. When the races that
- * count grow as a prefix of the log from one day to the next (races confirmed in date order, the usual case), one
- * replay walks the history once; otherwise each day is computed from scratch.
+ * One system's standings on each of `days`, equal to `standingsAsOf` for each day. When the races that count grow as
+ * a prefix of the log from one day to the next (races confirmed in date order, the usual case), one replay walks the
+ * history once; otherwise each day is computed from scratch.
  */
 export function standingsOnDays<S, P>(
 	system: RatingSystem<S, P>,
@@ -58,15 +59,45 @@ export function standingsOnDays<S, P>(
 	days: readonly string[],
 	options: ReplayOptions = {},
 ): Map<string, Standing[]> {
+	const steps = standingsOnDaysInSteps(system, params, races, days, options, Infinity);
+	for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+}
+
+/**
+ * `standingsOnDays` as a generator that pauses after every `slice` races replayed, so that an impure caller can let
+ * other work run in between (event-loop.ts); its return value is the result.
+ */
+export function* standingsOnDaysInSteps<S, P>(
+	system: RatingSystem<S, P>,
+	params: P,
+	races: readonly Race[],
+	days: readonly string[],
+	options: ReplayOptions,
+	slice: number,
+): Generator<void, Map<string, Standing[]>, void> {
 	const result = new Map<string, Standing[]>();
-	if (!countsAsPrefix(races)) {
-		for (const day of days) result.set(day, standingsAsOf(system, params, races, day, options));
-		return result;
-	}
-	const replay: Replay<S> = createReplay(system, params, options);
+	const sorted = [...days].sort();
+	const prefix = countsAsPrefix(races);
+	let replay: Replay<S> = createReplay(system, params, options);
 	let next = 0;
-	for (const day of [...days].sort()) {
-		while (next < races.length && happenedBy(races[next]!, day)) replay.apply(races[next++]!);
+	let sinceYield = 0;
+	for (const day of sorted) {
+		if (!prefix) {
+			replay = createReplay(system, params, options);
+			next = 0;
+		}
+		for (; next < races.length; next++) {
+			const race = races[next]!;
+			if (!happenedBy(race, day)) {
+				if (prefix) break;
+				continue;
+			}
+			replay.apply(race);
+			if (++sinceYield >= slice) {
+				sinceYield = 0;
+				yield;
+			}
+		}
 		result.set(day, replay.standings(day));
 	}
 	return result;
@@ -84,4 +115,14 @@ function countsAsPrefix(races: readonly Race[]): boolean {
 		previous = race.date;
 	}
 	return true;
+}
+
+/**
+ * Whether standings of `day` computed at log seq `basis` still hold at the log's head (issue 7 §2: derived records
+ * are caches). They do while no later event changed rated history (LeagueLog.touchedSince: a void, edit, merge or
+ * parameter change) and no race confirmed later counts on `day` (dated on or before it, or undated).
+ */
+export function standingsUnchangedSince(log: LeagueLog, basis: number, day: string): boolean {
+	if (log.touchedSince(basis) !== Infinity) return false;
+	return !log.races().some((race) => race.seq > basis && (race.date === undefined || race.date <= day));
 }

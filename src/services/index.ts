@@ -1,5 +1,6 @@
 import type { LeagueRepository } from '../storage/ports.js';
 import { createAutocompleteService, type AutocompleteService } from './autocomplete.js';
+import { createDailyStandingsService, type DailyStandingsService } from './daily-standings.js';
 import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
 import { createLeagueService, type LeagueService } from './league-service.js';
 import { createOddsService, type OddsService } from './odds-service.js';
@@ -16,6 +17,7 @@ export interface Services {
 	readonly leaderboard: LeaderboardService;
 	readonly players: PlayerService;
 	readonly autocomplete: AutocompleteService;
+	readonly daily: DailyStandingsService;
 }
 
 /** `clock` is the one clock of every service: "today" in a league's time zone comes from it (league-day.ts). */
@@ -32,6 +34,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		leaderboard: createLeaderboardService(repo, leagues, clock),
 		players: createPlayerService(repo, leagues),
 		autocomplete: createAutocompleteService(repo, leagues),
+		daily: createDailyStandingsService(repo),
 	};
 }
 

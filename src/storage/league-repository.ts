@@ -8,7 +8,7 @@ import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
 import type { AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
 import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
-import { guildToDomain, stateToDomain, stateToRecord } from './records.js';
+import { dailyToDomain, dailyToRecord, guildToDomain, stateToDomain, stateToRecord, versioned } from './records.js';
 
 /**
  * The service-facing league repository over a Store. Per league, everything (appends and reads) runs through one
@@ -35,6 +35,9 @@ interface Session {
 	readonly ratings: RatingKeeper;
 }
 
+/** The key of the guilds namespace listing every server with a league (no Discord id is `*`). */
+const ALL_GUILDS = '*';
+
 /** League ids are `<guild>.<name slug>`: stable, readable, unique per guild and name. */
 export const leagueId = (guildId: string, name: string): string =>
 	`${guildId}.${nameKey(name)
@@ -46,6 +49,8 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const events = store.namespace('events');
 	const states = store.namespace('league-state');
 	const guilds = store.namespace('guilds');
+	const daily = store.namespace('daily-standings');
+	const dailyKey = (league: string, day: string) => `${league}:${day}`;
 	const mutex = createKeyedMutex();
 	const sessions = new Map<string, Session>();
 
@@ -108,6 +113,12 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				const leagues = guildToDomain(await guilds.get(config.guildId), `guild ${config.guildId}`);
 				if (!leagues.includes(id)) await guilds.set(config.guildId, { v: 1, leagues: [...leagues, id] });
 			});
+			// The servers that have leagues, for jobs that visit every league (same record shape: a list of ids).
+			await mutex.run(`guild:${ALL_GUILDS}`, async () => {
+				const known = guildToDomain(await guilds.get(ALL_GUILDS), 'the list of servers');
+				if (!known.includes(config.guildId))
+					await guilds.set(ALL_GUILDS, { v: 1, leagues: [...known, config.guildId] });
+			});
 			if (!created) throw new LeagueError(`a league named "${config.name}" already exists in this server`);
 			return (await getLeague(id))!;
 		},
@@ -135,6 +146,31 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 					.map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
 				return { system: system.id, seq: s.log.seq(), day, standings, snapshot: replay.snapshot() };
 			}),
+		standingsOn: (league, systemId, days) =>
+			mutex.run(league, async () => {
+				const s = await session(league);
+				const replay = await s.ratings.bring(s.log, getSystem(systemId));
+				return new Map(days.map((day) => [day, replay.standings(day)]));
+			}),
+		async listAllLeagues() {
+			const servers = guildToDomain(await guilds.get(ALL_GUILDS), 'the list of servers');
+			return (await Promise.all(servers.map((guild) => this.listLeagues(guild)))).flat();
+		},
+		async readDaily(league, days) {
+			const raws = await daily.getMany(days.map((day) => dailyKey(league, day)));
+			return raws.map((raw, i) =>
+				raw === undefined ? undefined : dailyToDomain(raw, `daily standings ${dailyKey(league, days[i]!)}`),
+			);
+		},
+		addDaily: (record) => daily.add(dailyKey(record.league, record.day), dailyToRecord(record)),
+		replaceDaily: (record) => daily.set(dailyKey(record.league, record.day), dailyToRecord(record)),
+		async dailyCursor(league) {
+			const raw = (await daily.get(`${league}:cursor`)) as { v: 1; day: string } | undefined;
+			return raw === undefined
+				? undefined
+				: (versioned(raw, `daily cursor of ${league}`) as unknown as { day: string }).day;
+		},
+		setDailyCursor: (league, day) => daily.set(`${league}:cursor`, { v: 1, day }),
 		close: () => store.close(),
 	};
 }

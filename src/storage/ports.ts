@@ -1,6 +1,7 @@
 import type { LeagueConfig, LeagueEventInput, LoggedEvent } from '../league/league-events.js';
 import type { ApplyResult, LeagueLog } from '../league/race-log.js';
 import type { ReplaySnapshot, Standing } from '../league/replay.js';
+import type { DailyStandings } from './records.js';
 
 /**
  * The storage ports (STYLE.md 16). `Store` is the key-value port with one namespace per entity; keyv-store.ts adapts
@@ -9,7 +10,7 @@ import type { ReplaySnapshot, Standing } from '../league/replay.js';
  */
 
 /** The entities, one namespace each. */
-export type EntityName = 'events' | 'league-state' | 'rating-snapshots' | 'rating-index' | 'guilds';
+export type EntityName = 'events' | 'league-state' | 'rating-snapshots' | 'rating-index' | 'guilds' | 'daily-standings';
 
 /** One namespace of a store. Values are plain JSON (records.ts). */
 export interface KeyValueNamespace {
@@ -71,5 +72,18 @@ export interface LeagueRepository {
 	 * standings are grown to that day (Replay.standings(day)); the snapshot is always the head's, ungrown.
 	 */
 	ratingsAt(leagueId: string, system: string, day?: string): Promise<RatingsView>;
+	/** One system's standings at the head grown to each of `days` (cheaper than one ratingsAt per day). */
+	standingsOn(leagueId: string, system: string, days: readonly string[]): Promise<Map<string, Standing[]>>;
+	/** Every league of every server (the daily job, the monthly post). */
+	listAllLeagues(): Promise<LeagueInfo[]>;
+	/** The daily standings records of `days` (undefined where none was written); caches, see DailyStandings. */
+	readDaily(leagueId: string, days: readonly string[]): Promise<(DailyStandings | undefined)[]>;
+	/** Write a day's record only if absent (the daily job: exactly once per league and day); false when it existed. */
+	addDaily(record: DailyStandings): Promise<boolean>;
+	/** Replace a stale day's record with a fresh computation. */
+	replaceDaily(record: DailyStandings): Promise<void>;
+	/** The last day the daily job wrote for a league (undefined before its first run). */
+	dailyCursor(leagueId: string): Promise<string | undefined>;
+	setDailyCursor(leagueId: string, day: string): Promise<void>;
 	close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { RACES_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { createReplay, type Replay } from '../league/replay.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
@@ -88,9 +89,15 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 			const cur = await restore(log, system, entries);
 			const fresh: RawRatingSnapshot[] = [];
 			try {
+				let sinceYield = 0;
 				for (const { seq, race } of log.ratedRaces(cur.upTo)) {
 					cur.replay.apply(race);
 					cur.count++;
+					// A long replay (a cold start, a void far back) lets other leagues' work run in between.
+					if (++sinceYield === RACES_PER_SLICE) {
+						sinceYield = 0;
+						await yieldToEventLoop();
+					}
 					if (cur.count % every === 0) {
 						const replay = cur.replay.snapshot();
 						fresh.push({ v: 1, league, system: system.id, upTo: seq, basis: head, replay });

@@ -1,6 +1,6 @@
 import { leagueEventTypes, type LoggedEvent } from '../league/league-events.js';
 import type { LeagueLogSnapshot } from '../league/race-log.js';
-import type { ReplaySnapshot } from '../league/replay.js';
+import type { ReplaySnapshot, Standing } from '../league/replay.js';
 
 /**
  * Stored records: versioned `Raw*` shapes and the pure functions mapping them to and from the domain (STYLE.md 16).
@@ -100,4 +100,78 @@ export function ratingIndexToDomain(raw: unknown, what: string): readonly Rating
 export function guildToDomain(raw: unknown, what: string): readonly string[] {
 	if (raw === undefined) return [];
 	return (versioned(raw, what) as unknown as RawGuild).leagues;
+}
+
+/**
+ * A league's standings on one day, every system (issue 7 §2), as the daily job wrote them at log seq `basis`: a
+ * cache of `standingsAsOf`, valid while `standingsUnchangedSince(log, basis, day)`.
+ */
+export interface DailyStandings {
+	readonly league: string;
+	readonly day: string;
+	readonly basis: number;
+	readonly systems: Readonly<Record<string, readonly Standing[]>>;
+}
+
+/** Standing rows as tuples (a record holds every player of every system, written every day). */
+type RawStandingRow = readonly [
+	player: string,
+	rating: number,
+	uncertainty: number | null,
+	races: number,
+	provisional: 0 | 1,
+	lastDate: string | null,
+	idleDays: number,
+	atLastRating: number,
+	atLastUncertainty: number | null,
+	atLastProvisional: 0 | 1,
+];
+
+export interface RawDailyStandings {
+	readonly v: 1;
+	readonly league: string;
+	readonly day: string;
+	readonly basis: number;
+	readonly systems: Readonly<Record<string, readonly RawStandingRow[]>>;
+}
+
+const rowToRecord = (s: Standing): RawStandingRow => [
+	s.player,
+	s.rating,
+	s.uncertainty ?? null,
+	s.races,
+	s.provisional ? 1 : 0,
+	s.lastDate ?? null,
+	s.idleDays,
+	s.atLastRace.rating,
+	s.atLastRace.uncertainty ?? null,
+	s.atLastRace.provisional ? 1 : 0,
+];
+
+const rowToDomain = (r: RawStandingRow): Standing => ({
+	player: r[0],
+	rating: r[1],
+	uncertainty: r[2] ?? undefined,
+	races: r[3],
+	provisional: r[4] === 1,
+	lastDate: r[5] ?? undefined,
+	idleDays: r[6],
+	atLastRace: { rating: r[7], uncertainty: r[8] ?? undefined, races: r[3], provisional: r[9] === 1 },
+});
+
+export const dailyToRecord = (d: DailyStandings): RawDailyStandings => ({
+	v: 1,
+	league: d.league,
+	day: d.day,
+	basis: d.basis,
+	systems: Object.fromEntries(Object.entries(d.systems).map(([id, rows]) => [id, rows.map(rowToRecord)])),
+});
+
+export function dailyToDomain(raw: unknown, what: string): DailyStandings {
+	const record = versioned(raw, what) as unknown as RawDailyStandings;
+	if (typeof record.day !== 'string' || typeof record.basis !== 'number' || typeof record.systems !== 'object') {
+		throw new RecordError(`${what} holds no daily standings`);
+	}
+	const systems = Object.fromEntries(Object.entries(record.systems).map(([id, rows]) => [id, rows.map(rowToDomain)]));
+	return { league: record.league, day: record.day, basis: record.basis, systems };
 }

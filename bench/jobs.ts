@@ -1,0 +1,81 @@
+/**
+ * The daily standings job at scale (issue 7 §2): 100 leagues of 1,000 races each (12 of 60 drivers a race, every
+ * race system) in the memory store. Prints the job's wall time for a cold run (a fresh process: every league's ratings
+ * are replayed from its log) and a warm run (the next day), and the longest event-loop block during each run
+ * (perf_hooks.monitorEventLoopDelay; target: under 50 ms at a time). Run alone with `npx tsx bench/jobs.ts`.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { LoggedEvent } from '../src/league/league-events.js';
+import { addDays } from '../src/league/dates.js';
+import { createDailyStandingsService } from '../src/services/daily-standings.js';
+import { appendEvent } from '../src/storage/event-log.js';
+import { createLeagueRepository } from '../src/storage/league-repository.js';
+import { createMemoryStore } from '../src/storage/memory-store.js';
+import type { Store } from '../src/storage/ports.js';
+import { mulberry32 } from '../test/support/mulberry32.js';
+
+const LEAGUES = 100;
+const RACES = 1_000;
+const POOL = 60;
+const FIELD = 12;
+const FIRST_DAY = '2018-01-01';
+
+async function buildLeagues(store: Store): Promise<void> {
+	const repo = createLeagueRepository(store);
+	const events = store.namespace('events');
+	const random = mulberry32(7);
+	for (let l = 0; l < LEAGUES; l++) {
+		const { id } = await repo.createLeague(
+			{ guildId: `g${l % 10}`, name: `League ${l}`, headline: 'glicko', params: {}, timezone: 'Europe/Budapest' },
+			'bench',
+		);
+		for (let r = 0; r < RACES; r++) {
+			const field = new Set<number>();
+			while (field.size < FIELD) field.add(Math.floor(random() * POOL));
+			const entries = [...field].map((p, i) => ({
+				player: `Driver ${p}`,
+				position: i + 1,
+				time: 60 + i + random(),
+				status: 'finished' as const,
+			}));
+			const race = { date: addDays(FIRST_DAY, r * 3), mode: 'tt' as const, entries };
+			const event: LoggedEvent = { type: 'race-submitted', race, by: 'bench', at: '2026-01-01T00:00:00Z', seq: r + 1 };
+			await appendEvent(events, id, event);
+		}
+	}
+}
+
+async function timedRun(run: () => Promise<unknown>): Promise<{ ms: number; maxBlockMs: number; p99Ms: number }> {
+	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	histogram.enable();
+	const start = process.hrtime.bigint();
+	await run();
+	const ms = Number(process.hrtime.bigint() - start) / 1e6;
+	histogram.disable();
+	return { ms, maxBlockMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
+}
+
+export async function runJobsBench(): Promise<void> {
+	console.log(
+		`\n== Daily standings job: ${LEAGUES} leagues × ${RACES} races (${FIELD} of ${POOL} drivers), all systems`,
+	);
+	const store = createMemoryStore();
+	await buildLeagues(store);
+	// A fresh repository over the built store: the first run replays every league from its log (a restart).
+	const daily = createDailyStandingsService(createLeagueRepository(store));
+	const lastRace = addDays(FIRST_DAY, (RACES - 1) * 3);
+	const day = (offset: number) => new Date(`${addDays(lastRace, offset)}T12:00:00Z`);
+	const cold = await timedRun(() => daily.writeDue(day(1)));
+	const warm = await timedRun(() => daily.writeDue(day(2)));
+	const backfill = await timedRun(() => daily.writeDue(day(32)));
+	const row = (label: string, r: { ms: number; maxBlockMs: number; p99Ms: number }) =>
+		console.log(
+			`  ${label.padEnd(44)} ${(r.ms / 1000).toFixed(2)} s   longest event-loop block ${r.maxBlockMs.toFixed(1)} ms (p99 ${r.p99Ms.toFixed(1)} ms)`,
+		);
+	row('cold run (ratings replayed from the log)', cold);
+	row('warm run (the next day)', warm);
+	row('after 30 days down (30 days filled per league)', backfill);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runJobsBench();
