@@ -3,8 +3,11 @@ import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import { uncertaintyName } from '../src/services/rating-service.js';
+import { leaderboardChart } from '../src/services/chart-data.js';
 import {
 	actorOf,
+	chartFiles,
+	chartOption,
 	clip,
 	completeCommon,
 	esc,
@@ -18,12 +21,12 @@ import {
 const data = {
 	name: 'leaderboard',
 	description: 'The standings of a league',
-	options: [systemOption, leagueOption, pageOption],
+	options: [systemOption, leagueOption, pageOption, chartOption],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 export default {
 	data,
-	defer: 'none',
+	defer: 'public',
 	async execute(interaction, ctx) {
 		const board = await servicesOf(ctx).leaderboard.page(actorOf(interaction), {
 			system: interaction.options.getString('system') ?? undefined,
@@ -44,7 +47,10 @@ export default {
 					`${r.uncertainty !== undefined ? ` (${u} ${fmtRating(r.uncertainty)})` : ''} · ${r.races} races`,
 			),
 		];
-		await answer(interaction, { content: clip(lines.join('\n')) }, { ephemeral: false });
+		const wantChart = interaction.options.getBoolean('chart') ?? true;
+		const chart = leaderboardChart(board, board.rows);
+		const files = wantChart ? await chartFiles(ctx, 'leaderboard.png', (charts) => charts.leaderboard(chart)) : [];
+		await answer(interaction, { content: clip(lines.join('\n')), files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

@@ -3,8 +3,11 @@ import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationComma
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import type { OddsResult } from '../src/services/odds-service.js';
+import { oddsChart } from '../src/services/chart-data.js';
 import {
 	actorOf,
+	chartFiles,
+	chartOption,
 	clip,
 	completeCommon,
 	esc,
@@ -30,6 +33,7 @@ const data = {
 		},
 		systemOption,
 		leagueOption,
+		chartOption,
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -54,14 +58,16 @@ export function oddsText(r: OddsResult): string {
 
 export default {
 	data,
-	defer: 'none',
+	defer: 'public',
 	async execute(interaction, ctx) {
 		const result = await servicesOf(ctx).odds.odds(actorOf(interaction), {
 			players: interaction.options.getString('players', true),
 			system: interaction.options.getString('system') ?? undefined,
 			league: interaction.options.getString('league') ?? undefined,
 		});
-		await answer(interaction, { content: oddsText(result) }, { ephemeral: false });
+		const wantChart = interaction.options.getBoolean('chart') ?? true;
+		const files = wantChart ? await chartFiles(ctx, 'odds.png', (charts) => charts.odds(oddsChart(result))) : [];
+		await answer(interaction, { content: oddsText(result), files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

@@ -3,7 +3,18 @@ import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationComma
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import { PROVISIONAL_MEANING, uncertaintyName, type PlayerRating } from '../src/services/rating-service.js';
-import { actorOf, completeCommon, esc, fmtDelta, fmtRating, leagueOption, servicesOf, systemOption } from './shared.js';
+import {
+	actorOf,
+	chartFiles,
+	chartOption,
+	completeCommon,
+	esc,
+	fmtDelta,
+	fmtRating,
+	leagueOption,
+	servicesOf,
+	systemOption,
+} from './shared.js';
 
 const data = {
 	name: 'rating',
@@ -18,6 +29,14 @@ const data = {
 		},
 		systemOption,
 		leagueOption,
+		chartOption,
+		{
+			type: ApplicationCommandOptionType.String,
+			name: 'compare',
+			description: 'Other players on the chart, comma separated (at most 3)',
+			autocomplete: true,
+			max_length: 200,
+		},
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -63,14 +82,18 @@ function idleLines(r: PlayerRating): string[] {
 
 export default {
 	data,
-	defer: 'none',
+	defer: 'public',
 	async execute(interaction, ctx) {
 		const result = await servicesOf(ctx).ratings.rating(actorOf(interaction), {
 			player: interaction.options.getString('player') ?? undefined,
 			system: interaction.options.getString('system') ?? undefined,
 			league: interaction.options.getString('league') ?? undefined,
+			chart: (interaction.options.getBoolean('chart') ?? true) && ctx.charts !== undefined,
+			compare: interaction.options.getString('compare') ?? undefined,
 		});
-		await answer(interaction, { content: ratingText(result) }, { ephemeral: false });
+		const chart = result.chart;
+		const files = chart ? await chartFiles(ctx, 'rating.png', (charts) => charts.ratingHistory(chart)) : [];
+		await answer(interaction, { content: ratingText(result), files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

@@ -4,6 +4,7 @@ import {
 	type APIApplicationCommandBasicOption,
 	type AutocompleteInteraction,
 } from 'discord.js';
+import type { ChartRenderer } from '../src/charts/chart-types.js';
 import type { CommandContext } from '../src/discord/command.js';
 import { escapeForDiscord } from '../src/formats/discord-escape.js';
 import { systems } from '../src/ratings/index.js';
@@ -64,7 +65,7 @@ export async function completeCommon(interaction: AutocompleteInteraction, ctx: 
 	else if (focused.name === 'race') choices = await autocomplete.races(actor, league, typed);
 	else if (['player', 'from', 'into'].includes(focused.name))
 		choices = await autocomplete.players(actor, league, typed);
-	else if (focused.name === 'players') {
+	else if (focused.name === 'players' || focused.name === 'compare') {
 		// A comma-separated field: complete the last name, keeping the ones before it.
 		const cut = typed.lastIndexOf(',');
 		const head = cut === -1 ? '' : `${typed.slice(0, cut + 1).trimEnd()} `;
@@ -88,4 +89,25 @@ export function clip(text: string, max = 2000): string {
 	if (text.length <= max) return text;
 	const note = '\n…(truncated)';
 	return text.slice(0, max - note.length) + note;
+}
+
+// ---- charts ------------------------------------------------------------------------------------------------------
+
+export const chartOption = {
+	type: ApplicationCommandOptionType.Boolean,
+	name: 'chart',
+	description: 'Attach a chart (default: yes)',
+} as const satisfies APIApplicationCommandBasicOption;
+
+/**
+ * A chart as a reply attachment: rendered when the context has a renderer (the bot and the console do), else none.
+ * The command has deferred before calling this (rendering takes tens of milliseconds).
+ */
+export async function chartFiles(
+	ctx: CommandContext,
+	name: string,
+	render: (charts: ChartRenderer) => Promise<Buffer>,
+): Promise<{ attachment: Buffer; name: string }[]> {
+	if (ctx.charts === undefined) return [];
+	return [{ attachment: await render(ctx.charts), name }];
 }

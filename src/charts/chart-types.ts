@@ -28,6 +28,8 @@ export interface RatingPoint {
 	readonly provisional: boolean;
 	/** Set on a point right after a race: the race id (a marker is drawn); absent on daily (growth) points. */
 	readonly race?: string | undefined;
+	/** The race's ordinal in the league: the x of the point when the chart's axis is `race` (undated races). */
+	readonly index?: number | undefined;
 }
 
 export interface RatingSeries {
@@ -40,6 +42,8 @@ export interface RatingHistoryChart extends ChartTitle {
 	readonly series: readonly RatingSeries[];
 	/** Legend text for the band, e.g. `±2 RD`; absent when no series has a band. */
 	readonly bandLabel?: string | undefined;
+	/** `date` (default): x is the day. `race`: x is the race ordinal (`index`), for leagues whose races are undated. */
+	readonly axis?: 'date' | 'race' | undefined;
 }
 
 export interface LeaderboardChartRow {

@@ -11,6 +11,7 @@ import type {
 	ChatInputCommandInteraction,
 	RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { ChartRenderer } from '../charts/chart-types.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 
@@ -26,6 +27,8 @@ export interface CommandContext {
 	 * run without a store; league commands read it through `servicesOf` (commands/shared.ts).
 	 */
 	readonly services?: Services | undefined;
+	/** The one chart renderer of the process (src/charts); without it, replies carry no chart. */
+	readonly charts?: ChartRenderer | undefined;
 }
 
 export interface Command {

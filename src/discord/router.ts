@@ -47,8 +47,17 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 	const buttons = indexBy(options.buttons ?? [], (button) => button.prefix, 'button prefix');
 	const baseLog = options.context.log;
 
-	/** Answers a failure: the user's message for a UserFacingError, a reference for anything else. */
-	async function fail(interaction: RepliableInteraction, error: unknown, ctx: CommandContext, updating = false) {
+	/**
+	 * Answers a failure: the user's message for a UserFacingError, a reference for anything else. Errors are
+	 * ephemeral: after a public defer (a command that answers everyone, e.g. with a chart) the public "thinking…" is
+	 * deleted and the error follows up for the user only.
+	 */
+	async function fail(
+		interaction: RepliableInteraction,
+		error: unknown,
+		ctx: CommandContext,
+		{ updating = false, publicDefer = false }: { updating?: boolean; publicDefer?: boolean } = {},
+	) {
 		if (isIgnoredDiscordError(error)) {
 			ctx.log.debug({ err: error }, 'interaction expired before it was answered');
 			return;
@@ -65,6 +74,9 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 			if (updating && !interaction.replied) {
 				// A deferred update would put the error in place of the clicked message: send it apart.
 				await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+			} else if (publicDefer && interaction.deferred && !interaction.replied) {
+				await interaction.deleteReply();
+				await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 			} else {
 				await answerEphemeral(interaction, content);
 			}
@@ -74,16 +86,18 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 	}
 
 	async function chatInput(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+		let publicDefer = false;
 		try {
 			const command = commands.get(interaction.commandName);
 			if (!command) throw new UserFacingError('unknown-command', 'This command is not available any more.');
 			if (command.organizerOnly) assertOrganizer(interaction);
 			if (command.defer !== 'none') {
 				await interaction.deferReply(command.defer === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
+				publicDefer = command.defer === 'public';
 			}
 			await command.execute(interaction, ctx);
 		} catch (error) {
-			await fail(interaction, error, ctx);
+			await fail(interaction, error, ctx, { publicDefer });
 		}
 	}
 
@@ -97,7 +111,7 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 			if (handler.defer === 'ephemeral') await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 			await handler.execute(interaction, args, ctx);
 		} catch (error) {
-			await fail(interaction, error, ctx, handler?.defer === 'update');
+			await fail(interaction, error, ctx, { updating: handler?.defer === 'update' });
 		}
 	}
 

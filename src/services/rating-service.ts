@@ -1,3 +1,5 @@
+import type { RatingHistoryChart } from '../charts/chart-types.js';
+import type { LeagueLog } from '../league/race-log.js';
 import { createReplay, type RaceOutcome, type Replay } from '../league/replay.js';
 import { getSystem, isSystemId, systems } from '../ratings/index.js';
 import type { RatingSummary } from '../ratings/types.js';
@@ -5,6 +7,7 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { MAX_CHART_PLAYERS, ratingHistoryChart } from './chart-data.js';
 import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
 
@@ -31,12 +34,22 @@ export interface PlayerRating {
 	readonly rank?: number | undefined;
 	readonly rated: number;
 	readonly lastChange?: LastChange | undefined;
+	/** The rating-history chart's data, when asked for. */
+	readonly chart?: RatingHistoryChart | undefined;
 }
 
 export interface RatingService {
 	rating(
 		actor: Actor,
-		input: { player?: string | undefined; system?: string | undefined; league?: string | undefined },
+		input: {
+			player?: string | undefined;
+			system?: string | undefined;
+			league?: string | undefined;
+			/** Also the rating-history chart's data (issue 7 §4). */
+			chart?: boolean | undefined;
+			/** Other players on the chart, comma separated (at most three). */
+			compare?: string | undefined;
+		},
 	): Promise<PlayerRating>;
 }
 
@@ -130,7 +143,36 @@ export function createRatingService(
 				}),
 				rated: view.standings.length,
 				...(last && { lastChange: last }),
+				...(input.chart === true && {
+					chart: await ratingHistoryChart(
+						repo,
+						league,
+						system,
+						[player, ...compared(state, input.compare, actor, league, player.id)],
+						asOf,
+					),
+				}),
 			};
 		},
 	};
+}
+
+/** The players of the `compare` option (comma separated), each once and not the player shown. */
+function compared(
+	state: LeagueLog,
+	compare: string | undefined,
+	actor: Actor,
+	league: LeagueInfo,
+	shown: string,
+): { id: string; name: string }[] {
+	const refs = (compare ?? '')
+		.split(',')
+		.map((ref) => ref.trim())
+		.filter((ref) => ref !== '');
+	const others = refs.map((ref) => findPlayer(state, ref, actor, league.config.name)).filter((p) => p.id !== shown);
+	const unique = others.filter((p, i) => others.findIndex((o) => o.id === p.id) === i);
+	if (unique.length > MAX_CHART_PLAYERS - 1) {
+		throw refused('compare-too-many', `Compare at most ${MAX_CHART_PLAYERS - 1} other players on one chart.`);
+	}
+	return unique;
 }

@@ -125,10 +125,18 @@ export function useLeagueBot(): LeagueBot {
 		expectRefusal: async (name, options, actor, message) => {
 			const handle = started().fake.sendSlashCommand(name, options, actor);
 			const first = await handle.next();
-			const final = first.kind === 'callback' && first.type === 5 ? await handle.next() : first;
+			let final = first.kind === 'callback' && first.type === 5 ? await handle.next() : first;
+			if (first.kind === 'callback' && first.type === 5 && (flagsOf(first) & EPHEMERAL) === 0) {
+				// After a public defer the public "thinking…" is deleted and the refusal follows up for the user only.
+				expect(final.kind).toBe('delete');
+				final = await handle.next();
+				expect(final.kind).toBe('followup');
+				expect(flagsOf(final) & EPHEMERAL).toBe(EPHEMERAL);
+			} else {
+				// Ephemeral: the reply itself, or the deferred "thinking" it edits.
+				expect(flagsOf(first) & EPHEMERAL).toBe(EPHEMERAL);
+			}
 			expect(content(final)).toMatch(message);
-			// Ephemeral: the reply itself, or the deferred "thinking" it edits.
-			expect(flagsOf(first) & EPHEMERAL).toBe(EPHEMERAL);
 			expect(mentionsOf(final)).toEqual({ parse: [] });
 		},
 		preview: async (options, actor = ORGANIZER) => {

@@ -1,0 +1,174 @@
+import type {
+	LeaderboardChart,
+	OddsChart,
+	RatingHistoryChart,
+	RatingPoint,
+	RatingSeries,
+} from '../charts/chart-types.js';
+import { RACES_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
+import { addDays, daysBetween } from '../league/dates.js';
+import { playerHistoriesInSteps, type HistoryStep } from '../league/player-history.js';
+import { happenedBy } from '../league/standings.js';
+import { getSystem } from '../ratings/index.js';
+import type { AnyRatingSystem, RatingSummary } from '../ratings/types.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import type { LeaderboardPage } from './leaderboard-service.js';
+import type { OddsResult } from './odds-service.js';
+
+/**
+ * The data behind the charts (issue 7 §4), from the league's standings as of a day: the renderers (src/charts) draw
+ * it and know nothing of rating systems.
+ */
+
+/** Players on one rating chart. */
+export const MAX_CHART_PLAYERS = 4;
+/** Rows of the leaderboard chart. */
+export const LEADERBOARD_CHART_ROWS = 20;
+/** Idle stretches longer than this get a grown point every GROWTH_STEP_DAYS, so the band's widening shows. */
+const GROWTH_STEP_DAYS = 7;
+
+/**
+ * The uncertainty band a system has: Glicko rating ± 2 RD; endure and speed in the extended form rating ± 2√k (k is
+ * the per-racer variance of R there, endure-Elo paper eq. 4-6); none for Folyami, stk and the base form (one global
+ * k, the same for everyone, is no uncertainty of a player).
+ */
+export function bandOf(system: string, params: unknown, s: RatingSummary): { low: number; high: number } | undefined {
+	if (s.uncertainty === undefined) return undefined;
+	if (system === 'glicko') return { low: s.rating - 2 * s.uncertainty, high: s.rating + 2 * s.uncertainty };
+	if ((system === 'endure' || system === 'speed') && (params as { extended?: boolean }).extended === true) {
+		const sd = Math.sqrt(s.uncertainty);
+		return { low: s.rating - 2 * sd, high: s.rating + 2 * sd };
+	}
+	return undefined;
+}
+
+export function bandLabel(system: string, params: unknown): string | undefined {
+	if (system === 'glicko') return '±2 RD';
+	if ((system === 'endure' || system === 'speed') && (params as { extended?: boolean }).extended === true)
+		return '±2√k';
+	return undefined;
+}
+
+const point = (
+	system: string,
+	params: unknown,
+	s: RatingSummary,
+	at: { day: string; race?: string; index?: number },
+) => ({
+	day: at.day,
+	rating: s.rating,
+	...bandOf(system, params, s),
+	provisional: s.provisional,
+	...(at.race !== undefined && { race: at.race }),
+	...(at.index !== undefined && { index: at.index }),
+});
+
+/** One player's points: each race (before it when idle growth moved it, after it with a marker), growth between, today. */
+function seriesPoints(
+	system: AnyRatingSystem,
+	params: unknown,
+	steps: readonly HistoryStep<unknown>[],
+	asOf: string,
+	dated: boolean,
+): RatingPoint[] {
+	const points: RatingPoint[] = [];
+	const summary = (state: unknown) => system.summary(state, params);
+	if (!dated) {
+		for (const step of steps)
+			points.push(point(system.id, params, step.after, { day: '', race: step.race, index: step.index }));
+		return points;
+	}
+	let previous: HistoryStep<unknown> | undefined;
+	const growth = (from: HistoryStep<unknown>, until: string) => {
+		const days = daysBetween(from.date!, until);
+		for (let d = GROWTH_STEP_DAYS; d < days; d += GROWTH_STEP_DAYS) {
+			const grown = { ...summary(system.elapse(from.state, d, params)), races: from.after.races };
+			points.push(point(system.id, params, grown, { day: addDays(from.date!, d) }));
+		}
+	};
+	for (const step of steps) {
+		if (step.date === undefined) continue;
+		if (previous !== undefined && !step.newcomer) {
+			growth(previous, step.date);
+			if (previous.date !== step.date) points.push(point(system.id, params, step.before, { day: step.date }));
+		}
+		points.push(point(system.id, params, step.after, { day: step.date, race: step.race, index: step.index }));
+		previous = step;
+	}
+	if (previous !== undefined && previous.date! < asOf) {
+		growth(previous, asOf);
+		const days = daysBetween(previous.date!, asOf);
+		const today = { ...summary(system.elapse(previous.state, days, params)), races: previous.after.races };
+		points.push(point(system.id, params, today, { day: asOf }));
+	}
+	return points;
+}
+
+/** The rating-history chart of up to four players, as of `asOf` (the races that had happened by then). */
+export async function ratingHistoryChart(
+	repo: LeagueRepository,
+	league: LeagueInfo,
+	systemId: string,
+	players: readonly { readonly id: string; readonly name: string }[],
+	asOf: string,
+): Promise<RatingHistoryChart> {
+	const system = getSystem(systemId);
+	const params: unknown = system.params(league.config.params[systemId]);
+	const state = await repo.loadState(league.id);
+	const races = state
+		.ratedRaces()
+		.map((r) => r.race)
+		.filter((race) => happenedBy(race, asOf));
+	const ids = players.slice(0, MAX_CHART_PLAYERS).map((p) => p.id);
+	const steps = playerHistoriesInSteps(system, params, races, ids, { reset: league.config.reset }, RACES_PER_SLICE);
+	let step = steps.next();
+	for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
+	const histories = step.value;
+	// Undated races cannot be placed in time: such a league's chart runs by race number.
+	const dated = races.every((race) => race.date !== undefined);
+	const series: RatingSeries[] = players.slice(0, MAX_CHART_PLAYERS).map((p) => ({
+		player: p.name,
+		points: seriesPoints(system, params, histories.get(p.id) ?? [], asOf, dated),
+	}));
+	return {
+		league: league.config.name,
+		system: systemId,
+		asOf,
+		series,
+		bandLabel: bandLabel(systemId, params),
+		axis: dated ? 'date' : 'race',
+	};
+}
+
+/** The leaderboard chart: the top rows of the standings with their uncertainty whiskers. */
+export function leaderboardChart(board: LeaderboardPage, top: LeaderboardPage['rows']): LeaderboardChart {
+	const params: unknown = getSystem(board.system).params(board.league.config.params[board.system]);
+	return {
+		league: board.league.config.name,
+		system: board.system,
+		asOf: board.asOf,
+		rows: top.slice(0, LEADERBOARD_CHART_ROWS).map((r) => ({
+			rank: r.rank,
+			name: r.name,
+			rating: r.rating,
+			...bandOf(board.system, params, r),
+			provisional: r.provisional,
+		})),
+		whiskerLabel: bandLabel(board.system, params),
+	};
+}
+
+/** The odds chart: P(win) and P(top 3) by P(win); the head-to-head for a field of two. */
+export function oddsChart(odds: OddsResult): OddsChart {
+	const rows = [...odds.rows].sort((a, b) => b.pWin - a.pWin);
+	const [first, second] = odds.rows;
+	return {
+		league: odds.league.config.name,
+		system: odds.system,
+		asOf: odds.asOf,
+		rows: rows.map((r) => ({ name: r.name, pWin: r.pWin, ...(rows.length > 3 && { pTop3: r.pTop3 }) })),
+		...(odds.headToHead !== undefined &&
+			first !== undefined &&
+			second !== undefined && { headToHead: { first: first.name, second: second.name, pFirst: odds.headToHead } }),
+	};
+}
