@@ -9,14 +9,13 @@ import {
 	ApplicationCommandOptionType,
 	ComponentType,
 	InteractionType,
-	MessageFlags,
 	PermissionFlagsBits,
 	PermissionsBitField,
 	type ButtonInteraction,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
 import { ConsoleLineError, type ConsoleOption, type ParsedLine } from './line-parser.js';
-import { renderMessage, type ConsoleButton, type RenderOptions } from './render.js';
+import { isEphemeralPayload, renderMessage, type ConsoleButton, type RenderOptions } from './render.js';
 
 /** The local guild, channel and user: fixed ids, so the store keeps one league set across runs. */
 export const CONSOLE_GUILD_ID = '100000000000000001';
@@ -67,6 +66,8 @@ export interface ConsoleMessage {
 	readonly id: string;
 	content: string;
 	components: readonly ConsoleButton[];
+	/** Only the console user would see it in Discord; kept by its edits. */
+	readonly ephemeral: boolean;
 }
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -150,13 +151,15 @@ function optionResolver(parsed: ParsedLine, nextId: () => string) {
 }
 
 /** Reply state and methods shared by the command and the button interaction. */
-function replies(session: ConsoleSession, message: () => ConsoleMessage | undefined) {
+function replies(session: ConsoleSession, clicked: ConsoleMessage | undefined) {
 	const state = { deferred: false, replied: false, ephemeral: null as boolean | null };
+	/** The message editReply edits: the deferred or sent reply, or (after deferUpdate/update) the clicked message. */
 	let current: ConsoleMessage | undefined;
 	const show = (payload: unknown, target?: ConsoleMessage): ConsoleMessage => {
-		const rendered = renderMessage(payload, session);
+		// Discord keeps a message's visibility for its edits; a new message takes it from its own flags.
+		const msg = target ?? { id: session.nextId(), content: '', components: [], ephemeral: isEphemeralPayload(payload) };
+		const rendered = renderMessage(payload, session, msg.ephemeral);
 		if (rendered.text !== '') session.write(`${rendered.text}\n`);
-		const msg = target ?? { id: session.nextId(), content: '', components: [] };
 		msg.content = rendered.text;
 		if (rendered.buttons !== undefined) {
 			msg.components = rendered.buttons;
@@ -164,14 +167,14 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 		}
 		return msg;
 	};
-	const isEphemeral = (payload: unknown): boolean =>
-		typeof payload === 'object' &&
-		payload !== null &&
-		'flags' in payload &&
-		typeof payload.flags === 'number' &&
-		(payload.flags & MessageFlags.Ephemeral) !== 0;
+	const acknowledge = () => {
+		if (state.deferred || state.replied)
+			throw new Error('The reply to this interaction has already been sent or deferred.');
+	};
 	return {
 		state,
+		/** Makes `message` the one editReply edits (a button's update of the message it belongs to). */
+		target: (message: ConsoleMessage) => (current = message),
 		methods: {
 			get deferred() {
 				return state.deferred;
@@ -184,17 +187,17 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 			},
 			isRepliable: () => true,
 			async deferReply(options?: unknown) {
-				if (state.deferred || state.replied)
-					throw new Error('The reply to this interaction has already been sent or deferred.');
+				acknowledge();
 				state.deferred = true;
-				state.ephemeral = isEphemeral(options);
+				state.ephemeral = isEphemeralPayload(options);
+				// The "thinking…" message: nothing is printed until it is edited.
+				current = { id: session.nextId(), content: '', components: [], ephemeral: state.ephemeral };
 				return Promise.resolve(undefined);
 			},
 			async reply(payload: unknown) {
-				if (state.deferred || state.replied)
-					throw new Error('The reply to this interaction has already been sent or deferred.');
+				acknowledge();
 				state.replied = true;
-				state.ephemeral = isEphemeral(payload);
+				state.ephemeral = isEphemeralPayload(payload);
 				current = show(payload);
 				return Promise.resolve(current);
 			},
@@ -202,7 +205,7 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 				if (!state.deferred && !state.replied)
 					throw new Error('The reply to this interaction has not been sent or deferred.');
 				state.replied = true;
-				current = show(payload, current ?? message());
+				current = show(payload, current ?? clicked);
 				return Promise.resolve(current);
 			},
 			async followUp(payload: unknown) {
@@ -211,7 +214,7 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 				return Promise.resolve(show(payload));
 			},
 			async fetchReply() {
-				return Promise.resolve(current ?? message());
+				return Promise.resolve(current ?? clicked);
 			},
 			async deleteReply() {
 				return Promise.resolve();
@@ -266,7 +269,7 @@ function base(session: ConsoleSession) {
 /** A ChatInputCommandInteraction for a parsed line. Reading an attachment may throw ConsoleLineError. */
 export function createConsoleCommand(parsed: ParsedLine, session: ConsoleSession): ChatInputCommandInteraction {
 	const options = optionResolver(parsed, session.nextId);
-	const { methods } = replies(session, () => undefined);
+	const { methods } = replies(session, undefined);
 	const interaction = {
 		...base(session),
 		type: InteractionType.ApplicationCommand,
@@ -289,7 +292,7 @@ export function createConsoleButton(
 	message: ConsoleMessage,
 	session: ConsoleSession,
 ): ButtonInteraction {
-	const { state, methods } = replies(session, () => message);
+	const { state, methods, target } = replies(session, message);
 	const interaction = {
 		...base(session),
 		type: InteractionType.MessageComponent,
@@ -305,15 +308,18 @@ export function createConsoleButton(
 			if (state.deferred || state.replied)
 				throw new Error('The reply to this interaction has already been sent or deferred.');
 			state.deferred = true;
+			target(message);
 			return Promise.resolve(undefined);
 		},
 		async update(payload: unknown) {
 			if (state.deferred || state.replied)
 				throw new Error('The reply to this interaction has already been sent or deferred.');
 			state.replied = true;
+			target(message);
 			return Promise.resolve(methods._show(payload, message));
 		},
 	};
 	Object.defineProperties(interaction, Object.getOwnPropertyDescriptors(methods));
 	return interaction as unknown as ButtonInteraction;
 }
+
