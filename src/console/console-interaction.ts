@@ -11,9 +11,11 @@ import {
 	InteractionType,
 	PermissionFlagsBits,
 	PermissionsBitField,
+	type AutocompleteInteraction,
 	type ButtonInteraction,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
+import type { AutocompleteChoice, AutocompleteRequest } from './completer.js';
 import { ConsoleLineError, type ConsoleOption, type ParsedLine } from './line-parser.js';
 import { isEphemeralPayload, renderMessage, type ConsoleButton, type RenderOptions } from './render.js';
 
@@ -323,3 +325,58 @@ export function createConsoleButton(
 	return interaction as unknown as ButtonInteraction;
 }
 
+/**
+ * An AutocompleteInteraction for TAB (completer.ts): routed like Discord's, so the command's own `autocomplete`
+ * handler answers through the autocomplete service; `respond` hands its choices back to the completer.
+ */
+export function createConsoleAutocomplete(
+	request: AutocompleteRequest,
+	session: ConsoleSession,
+	respond: (choices: readonly AutocompleteChoice[]) => void,
+): AutocompleteInteraction {
+	const typed = [...request.options, { ...request.focused, focused: true }];
+	const raw = (name: string): string | null => typed.find((option) => option.name === name)?.value ?? null;
+	const numeric = (name: string): number | null => {
+		const value = raw(name);
+		return value === null || value.trim() === '' || !Number.isFinite(Number(value)) ? null : Number(value);
+	};
+	let responded = false;
+	const interaction = {
+		...base(session),
+		type: InteractionType.ApplicationCommandAutocomplete,
+		commandName: request.name,
+		commandId: `cmd-${request.name}`,
+		commandType: 1,
+		options: {
+			data: typed,
+			getFocused: (full = false) => (full ? { ...request.focused, focused: true } : request.focused.value),
+			getString: (name: string) => raw(name),
+			getInteger: numeric,
+			getNumber: numeric,
+			getBoolean: (name: string) => {
+				const value = raw(name)?.toLowerCase();
+				return value === undefined ? null : ['true', 'yes', 'y', '1'].includes(value);
+			},
+			getSubcommand: (required = true) => {
+				if (request.subcommand === undefined && required) throw new TypeError('A subcommand was not selected.');
+				return request.subcommand ?? null;
+			},
+			getSubcommandGroup: () => request.group ?? null,
+		},
+		get responded() {
+			return responded;
+		},
+		isAutocomplete: () => true,
+		isCommand: () => false,
+		isChatInputCommand: () => false,
+		isButton: () => false,
+		isMessageComponent: () => false,
+		async respond(choices: readonly AutocompleteChoice[]) {
+			if (responded) throw new Error('The reply to this interaction has already been sent or deferred.');
+			responded = true;
+			respond(choices);
+			return Promise.resolve();
+		},
+	};
+	return interaction as unknown as AutocompleteInteraction;
+}
