@@ -4,7 +4,7 @@
  *
  *   /ra⇥                      → /race            (commands; `help`, `exit` and armed buttons as bare words)
  *   /race su⇥                 → /race submit     (subcommand groups and subcommands)
- *   /rating pl⇥               → /rating player:  (option names not given yet)
+ *   /rating pl⇥               → /rating player:  (option names not given yet, of a type the console can take)
  *   /rating system:gl⇥        → system:glicko    (choices, true/false)
  *   /rating player:Ren⇥       → player:"Renato Biker"   (options with `autocomplete: true`: asked through `ask`,
  *                                                         i.e. the command's own autocomplete handler)
@@ -18,6 +18,7 @@ import {
 	type APIApplicationCommandOption,
 	type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import { consoleTakes } from './line-parser.js';
 
 type CommandData = Pick<RESTPostAPIChatInputApplicationCommandsJSONBody, 'name' | 'options'>;
 
@@ -193,7 +194,9 @@ export async function completeLine(line: string, options: CompleterOptions): Pro
 	});
 	if (current.key === undefined) {
 		return answer(
-			leaves.filter((o) => !given.some((g) => g.name === o.name) && startsWith(o.name, typed)).map((o) => `${o.name}:`),
+			leaves
+				.filter((o) => consoleTakes(o.type) && !given.some((g) => g.name === o.name) && startsWith(o.name, typed))
+				.map((o) => `${o.name}:`),
 		);
 	}
 	const option = leaves.find((o) => o.name === current.key);

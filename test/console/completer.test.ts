@@ -89,6 +89,17 @@ describe('completeLine over the registry', () => {
 		expect((await complete('/race submit '))[0]).toEqual(['results:', 'league:', 'file:', 'date:', 'name:']);
 		expect((await complete('/race submit results:x '))[0]).not.toContain('results:');
 		expect(await complete('/rating pl')).toEqual([['player:'], 'pl']);
+		// Role and channel options exist in the definition but cannot be typed in the console: not offered.
+		const create = data.find((d) => d.name === 'league')?.options?.find((o) => o.name === 'create');
+		const createOptions = create && 'options' in create ? (create.options ?? []) : [];
+		expect(createOptions.map((o) => o.type)).toContain(ApplicationCommandOptionType.Role);
+		const offered = (await complete('/league create '))[0];
+		expect(offered).toEqual(
+			createOptions
+				.filter((o) => o.type !== ApplicationCommandOptionType.Role && o.type !== ApplicationCommandOptionType.Channel)
+				.map((o) => `${o.name}:`),
+		);
+		expect(offered).toContain('name:');
 	});
 
 	it('completes choices from the definition', async () => {
