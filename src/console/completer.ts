@@ -6,6 +6,7 @@
  *   /race su⇥                 → /race submit     (subcommand groups and subcommands)
  *   /rating pl⇥               → /rating player:  (option names not given yet, of a type the console can take)
  *   /rating system:gl⇥        → system:glicko    (choices, true/false)
+ *   /race submit file:da⇥     → file:data/       (paths, for attachment options)
  *   /rating player:Ren⇥       → player:"Renato Biker"   (options with `autocomplete: true`: asked through `ask`,
  *                                                         i.e. the command's own autocomplete handler)
  *
@@ -51,6 +52,8 @@ export interface CompleterOptions {
 	readonly ask: (request: AutocompleteRequest) => Promise<readonly AutocompleteChoice[]>;
 	/** Bare words the console takes as a first word: help, exit, the armed buttons. */
 	readonly words: () => readonly string[];
+	/** Paths for an attachment option (path-choices.ts); folders end in `/`. None when not given. */
+	readonly paths?: (typed: string) => readonly string[];
 }
 
 /** readline's completer answer: the candidates, and the text before the cursor they replace. */
@@ -207,6 +210,15 @@ export async function completeLine(line: string, options: CompleterOptions): Pro
 		const choices = option.choices as readonly AutocompleteChoice[];
 		return answer(
 			choices.filter((c) => startsWith(String(c.value), typed) || startsWith(c.name, typed)).map((c) => value(c.value)),
+		);
+	}
+	if (option.type === ApplicationCommandOptionType.Attachment) {
+		// The parser takes `file:path` or a bare path; a folder gets no space, so TAB can go on into it.
+		const scheme = typed.startsWith('file:') ? 'file:' : '';
+		return answer(
+			(options.paths?.(typed.slice(scheme.length)) ?? []).map((path) =>
+				path.endsWith('/') ? `${option.name}:${quoteValue(scheme + path)}` : value(scheme + path),
+			),
 		);
 	}
 	if (option.type === ApplicationCommandOptionType.Boolean) {

@@ -20,6 +20,7 @@ import {
 	type ConsoleSession,
 } from './console-interaction.js';
 import { ConsoleLineError, describeOption, parseLine } from './line-parser.js';
+import { pathChoices } from './path-choices.js';
 import { buttonWord, type ConsoleButton } from './render.js';
 
 /** The router's options (the same commands, buttons and context as the bot) plus the console's own. */
@@ -137,7 +138,7 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
 		// A continued line is the inside of a value (a pasted scoreboard): nothing to complete.
 		if (pending !== '') return callback(null, [[], line]);
 		const words = () => ['help', 'exit', 'quit', ...(armed?.buttons.map((b) => buttonWord(b)) ?? [])];
-		completeLine(line, { commands: data, ask, words }).then(
+		completeLine(line, { commands: data, ask, words, paths: (typed) => pathChoices(typed) }).then(
 			(result) => callback(null, result),
 			() => callback(null, [[], line]),
 		);

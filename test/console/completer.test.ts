@@ -147,6 +147,24 @@ describe('completeLine over the registry', () => {
 		]);
 	});
 
+	it('completes paths for an attachment option: a file ends the word, a folder does not', async () => {
+		const asked: string[] = [];
+		const paths = (typed: string) => {
+			asked.push(typed);
+			return ['results/', 'results 2024/', 'race.csv'].filter((p) => p.startsWith(typed));
+		};
+		const complete = (line: string) =>
+			completeLine(line, { commands: data, ask: () => Promise.resolve([]), words: () => [], paths });
+		expect(await complete('/race submit results:x file:results/')).toEqual([['file:results/'], 'file:results/']);
+		expect(await complete('/race submit results:x file:ra')).toEqual([['file:race.csv '], 'file:ra']);
+		expect(await complete('/race submit results:x file:"results ')).toEqual([
+			['file:"results 2024/"'],
+			'file:"results ',
+		]);
+		expect(await complete('/race submit results:x file:file:ra')).toEqual([['file:file:race.csv '], 'file:file:ra']);
+		expect(asked).toEqual(['results/', 'ra', 'results ', 'ra']);
+	});
+
 	it('offers nothing for free text, unknown commands or options, and a word after a bad subcommand', async () => {
 		const { complete, asked } = completer(['x']);
 		for (const line of ['/race submit results:"1. Al', '/nope ', '/rating nope:', '/race nope ', 'league:x ']) {
