@@ -9,14 +9,15 @@ import {
 	ApplicationCommandOptionType,
 	ComponentType,
 	InteractionType,
-	MessageFlags,
 	PermissionFlagsBits,
 	PermissionsBitField,
+	type AutocompleteInteraction,
 	type ButtonInteraction,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
+import type { AutocompleteChoice, AutocompleteRequest } from './completer.js';
 import { ConsoleLineError, type ConsoleOption, type ParsedLine } from './line-parser.js';
-import { renderMessage, type ConsoleButton, type RenderOptions } from './render.js';
+import { isEphemeralPayload, renderMessage, type ConsoleButton, type RenderOptions } from './render.js';
 
 /** The local guild, channel and user: fixed ids, so the store keeps one league set across runs. */
 export const CONSOLE_GUILD_ID = '100000000000000001';
@@ -67,6 +68,8 @@ export interface ConsoleMessage {
 	readonly id: string;
 	content: string;
 	components: readonly ConsoleButton[];
+	/** Only the console user would see it in Discord; kept by its edits. */
+	readonly ephemeral: boolean;
 }
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -150,13 +153,15 @@ function optionResolver(parsed: ParsedLine, nextId: () => string) {
 }
 
 /** Reply state and methods shared by the command and the button interaction. */
-function replies(session: ConsoleSession, message: () => ConsoleMessage | undefined) {
+function replies(session: ConsoleSession, clicked: ConsoleMessage | undefined) {
 	const state = { deferred: false, replied: false, ephemeral: null as boolean | null };
+	/** The message editReply edits: the deferred or sent reply, or (after deferUpdate/update) the clicked message. */
 	let current: ConsoleMessage | undefined;
 	const show = (payload: unknown, target?: ConsoleMessage): ConsoleMessage => {
-		const rendered = renderMessage(payload, session);
+		// Discord keeps a message's visibility for its edits; a new message takes it from its own flags.
+		const msg = target ?? { id: session.nextId(), content: '', components: [], ephemeral: isEphemeralPayload(payload) };
+		const rendered = renderMessage(payload, session, msg.ephemeral);
 		if (rendered.text !== '') session.write(`${rendered.text}\n`);
-		const msg = target ?? { id: session.nextId(), content: '', components: [] };
 		msg.content = rendered.text;
 		if (rendered.buttons !== undefined) {
 			msg.components = rendered.buttons;
@@ -164,14 +169,14 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 		}
 		return msg;
 	};
-	const isEphemeral = (payload: unknown): boolean =>
-		typeof payload === 'object' &&
-		payload !== null &&
-		'flags' in payload &&
-		typeof payload.flags === 'number' &&
-		(payload.flags & MessageFlags.Ephemeral) !== 0;
+	const acknowledge = () => {
+		if (state.deferred || state.replied)
+			throw new Error('The reply to this interaction has already been sent or deferred.');
+	};
 	return {
 		state,
+		/** Makes `message` the one editReply edits (a button's update of the message it belongs to). */
+		target: (message: ConsoleMessage) => (current = message),
 		methods: {
 			get deferred() {
 				return state.deferred;
@@ -184,17 +189,17 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 			},
 			isRepliable: () => true,
 			async deferReply(options?: unknown) {
-				if (state.deferred || state.replied)
-					throw new Error('The reply to this interaction has already been sent or deferred.');
+				acknowledge();
 				state.deferred = true;
-				state.ephemeral = isEphemeral(options);
+				state.ephemeral = isEphemeralPayload(options);
+				// The "thinking…" message: nothing is printed until it is edited.
+				current = { id: session.nextId(), content: '', components: [], ephemeral: state.ephemeral };
 				return Promise.resolve(undefined);
 			},
 			async reply(payload: unknown) {
-				if (state.deferred || state.replied)
-					throw new Error('The reply to this interaction has already been sent or deferred.');
+				acknowledge();
 				state.replied = true;
-				state.ephemeral = isEphemeral(payload);
+				state.ephemeral = isEphemeralPayload(payload);
 				current = show(payload);
 				return Promise.resolve(current);
 			},
@@ -202,7 +207,7 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 				if (!state.deferred && !state.replied)
 					throw new Error('The reply to this interaction has not been sent or deferred.');
 				state.replied = true;
-				current = show(payload, current ?? message());
+				current = show(payload, current ?? clicked);
 				return Promise.resolve(current);
 			},
 			async followUp(payload: unknown) {
@@ -211,7 +216,7 @@ function replies(session: ConsoleSession, message: () => ConsoleMessage | undefi
 				return Promise.resolve(show(payload));
 			},
 			async fetchReply() {
-				return Promise.resolve(current ?? message());
+				return Promise.resolve(current ?? clicked);
 			},
 			async deleteReply() {
 				return Promise.resolve();
@@ -266,7 +271,7 @@ function base(session: ConsoleSession) {
 /** A ChatInputCommandInteraction for a parsed line. Reading an attachment may throw ConsoleLineError. */
 export function createConsoleCommand(parsed: ParsedLine, session: ConsoleSession): ChatInputCommandInteraction {
 	const options = optionResolver(parsed, session.nextId);
-	const { methods } = replies(session, () => undefined);
+	const { methods } = replies(session, undefined);
 	const interaction = {
 		...base(session),
 		type: InteractionType.ApplicationCommand,
@@ -289,7 +294,7 @@ export function createConsoleButton(
 	message: ConsoleMessage,
 	session: ConsoleSession,
 ): ButtonInteraction {
-	const { state, methods } = replies(session, () => message);
+	const { state, methods, target } = replies(session, message);
 	const interaction = {
 		...base(session),
 		type: InteractionType.MessageComponent,
@@ -305,15 +310,73 @@ export function createConsoleButton(
 			if (state.deferred || state.replied)
 				throw new Error('The reply to this interaction has already been sent or deferred.');
 			state.deferred = true;
+			target(message);
 			return Promise.resolve(undefined);
 		},
 		async update(payload: unknown) {
 			if (state.deferred || state.replied)
 				throw new Error('The reply to this interaction has already been sent or deferred.');
 			state.replied = true;
+			target(message);
 			return Promise.resolve(methods._show(payload, message));
 		},
 	};
 	Object.defineProperties(interaction, Object.getOwnPropertyDescriptors(methods));
 	return interaction as unknown as ButtonInteraction;
+}
+
+/**
+ * An AutocompleteInteraction for TAB (completer.ts): routed like Discord's, so the command's own `autocomplete`
+ * handler answers through the autocomplete service; `respond` hands its choices back to the completer.
+ */
+export function createConsoleAutocomplete(
+	request: AutocompleteRequest,
+	session: ConsoleSession,
+	respond: (choices: readonly AutocompleteChoice[]) => void,
+): AutocompleteInteraction {
+	const typed = [...request.options, { ...request.focused, focused: true }];
+	const raw = (name: string): string | null => typed.find((option) => option.name === name)?.value ?? null;
+	const numeric = (name: string): number | null => {
+		const value = raw(name);
+		return value === null || value.trim() === '' || !Number.isFinite(Number(value)) ? null : Number(value);
+	};
+	let responded = false;
+	const interaction = {
+		...base(session),
+		type: InteractionType.ApplicationCommandAutocomplete,
+		commandName: request.name,
+		commandId: `cmd-${request.name}`,
+		commandType: 1,
+		options: {
+			data: typed,
+			getFocused: (full = false) => (full ? { ...request.focused, focused: true } : request.focused.value),
+			getString: (name: string) => raw(name),
+			getInteger: numeric,
+			getNumber: numeric,
+			getBoolean: (name: string) => {
+				const value = raw(name)?.toLowerCase();
+				return value === undefined ? null : ['true', 'yes', 'y', '1'].includes(value);
+			},
+			getSubcommand: (required = true) => {
+				if (request.subcommand === undefined && required) throw new TypeError('A subcommand was not selected.');
+				return request.subcommand ?? null;
+			},
+			getSubcommandGroup: () => request.group ?? null,
+		},
+		get responded() {
+			return responded;
+		},
+		isAutocomplete: () => true,
+		isCommand: () => false,
+		isChatInputCommand: () => false,
+		isButton: () => false,
+		isMessageComponent: () => false,
+		async respond(choices: readonly AutocompleteChoice[]) {
+			if (responded) throw new Error('The reply to this interaction has already been sent or deferred.');
+			responded = true;
+			respond(choices);
+			return Promise.resolve();
+		},
+	};
+	return interaction as unknown as AutocompleteInteraction;
 }

@@ -2,30 +2,49 @@
  * The local console: reads lines (a terminal or a pipe), runs each slash command through the same router and
  * handlers as the bot, one at a time and in order, and answers armed buttons from a typed `confirm` / `cancel`.
  * A trailing `\` continues the line. `help` lists the commands; `exit`, `quit` or end of input stop it.
+ * On a terminal (issue 8 §5) readline adds the prompt, echo, line editing, a history kept in a file, and TAB
+ * completion (completer.ts) whose names and player choices come through the router like Discord's autocomplete.
  */
-import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
 import { ApplicationCommandOptionType, type APIApplicationCommandOption } from 'discord.js';
 import type { Command } from '../discord/command.js';
 import { createInteractionRouter, type RouterOptions } from '../discord/router.js';
+import { completeLine, type AutocompleteChoice, type Completion } from './completer.js';
+import { HISTORY_SIZE, loadHistory, saveHistory } from './console-history.js';
 import {
+	createConsoleAutocomplete,
 	createConsoleButton,
 	createConsoleCommand,
 	type ConsoleMessage,
 	type ConsoleSession,
 } from './console-interaction.js';
 import { ConsoleLineError, describeOption, parseLine } from './line-parser.js';
+import { pathChoices } from './path-choices.js';
 import { buttonWord, type ConsoleButton } from './render.js';
 
 /** The router's options (the same commands, buttons and context as the bot) plus the console's own. */
 export interface ConsoleOptions extends RouterOptions {
 	readonly input: NodeJS.ReadableStream;
 	readonly write: (text: string) => void;
-	/** Show a prompt (only on a terminal). */
+	/**
+	 * A terminal: prompt, echo, line editing, history and TAB completion, written to `output`. Off for a pipe, where
+	 * lines are only read (no prompt, no echo).
+	 */
 	readonly prompt: boolean;
-	/** Where charts and other files are written (default data/console-out). */
+	/** Where readline draws the prompt and echo on a terminal (default process.stdout). */
+	readonly output?: NodeJS.WritableStream;
+	/** The terminal's history file (default: none, history lasts one run). */
+	readonly historyFile?: string;
+	/** ANSI styling of the ephemeral marker (a terminal). */
+	readonly color?: boolean;
+	/** Where charts and other files are written (default data/console-out); paths are printed absolute. */
 	readonly outDir?: string;
 	readonly now?: () => Date;
 }
+
+const PROMPT = 'pitwall> ';
+const CONTINUE_PROMPT = '...> ';
 
 function optionLines(options: readonly APIApplicationCommandOption[], path: string): string[] {
 	const branches = options.filter(
@@ -57,8 +76,9 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
 	let counter = 0;
 	let armed: { buttons: readonly ConsoleButton[]; message: ConsoleMessage } | undefined;
 	const session: ConsoleSession = {
-		outDir: options.outDir ?? 'data/console-out',
+		outDir: resolve(options.outDir ?? 'data/console-out'),
 		now: options.now ?? (() => new Date()),
+		color: options.color ?? false,
 		write: options.write,
 		nextId: () => `${BigInt(Date.now()) * 1000n + BigInt(counter++ % 1000)}`,
 		armButtons: (buttons, message) => {
@@ -107,18 +127,83 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
 		return undefined;
 	};
 
-	const rl = createInterface({ input: options.input, terminal: options.prompt, crlfDelay: Infinity });
+	let pending = '';
+	/** TAB: the command's autocomplete handler answers through the router, as a Discord autocomplete would. */
+	const ask = async (request: Parameters<typeof createConsoleAutocomplete>[0]) => {
+		let choices: readonly AutocompleteChoice[] = [];
+		await route(createConsoleAutocomplete(request, session, (given) => (choices = given)));
+		return choices;
+	};
+	const completer = (line: string, callback: (error: null, result: Completion) => void): void => {
+		// A continued line is the inside of a value (a pasted scoreboard): nothing to complete.
+		if (pending !== '') return callback(null, [[], line]);
+		const words = () => ['help', 'exit', 'quit', ...(armed?.buttons.map((b) => buttonWord(b)) ?? [])];
+		completeLine(line, { commands: data, ask, words, paths: (typed) => pathChoices(typed) }).then(
+			(result) => callback(null, result),
+			() => callback(null, [[], line]),
+		);
+	};
+	// History is a convenience: a file that cannot be read or written is reported once and the console goes on.
+	let historyBroken = false;
+	const historyFailed = (error: unknown) => {
+		if (historyBroken) return;
+		historyBroken = true;
+		const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+		options.write(`warning: history not kept in ${options.historyFile}: ${reason}\n`);
+	};
+	let history: string[] = [];
+	if (options.prompt && options.historyFile !== undefined) {
+		try {
+			history = loadHistory(options.historyFile);
+		} catch (error) {
+			historyFailed(error);
+		}
+	}
+	const rl: Interface = createInterface({
+		input: options.input,
+		...(options.prompt
+			? {
+					output: options.output ?? process.stdout,
+					terminal: true,
+					completer,
+					history,
+					historySize: HISTORY_SIZE,
+					removeHistoryDuplicates: true,
+				}
+			: { terminal: false }),
+		crlfDelay: Infinity,
+	});
 	if (options.prompt) {
-		rl.setPrompt('pitwall> ');
-		rl.on('SIGINT', () => rl.close());
+		const file = options.historyFile;
+		if (file !== undefined) {
+			rl.on('history', (lines: string[]) => {
+				if (historyBroken) return;
+				try {
+					saveHistory(file, lines);
+				} catch (error) {
+					historyFailed(error);
+				}
+			});
+		}
+		// Ctrl-C clears a half-typed line (and drops a continued one); on an empty line it leaves.
+		rl.on('SIGINT', () => {
+			if (rl.line === '' && pending === '') return rl.close();
+			rl.write(null, { ctrl: true, name: 'e' });
+			rl.write(null, { ctrl: true, name: 'u' });
+			if (pending !== '') {
+				pending = '';
+				rl.setPrompt(PROMPT);
+				rl.prompt();
+			}
+		});
+		rl.setPrompt(PROMPT);
 		rl.prompt();
 	}
-	let pending = '';
 	for await (const raw of rl) {
 		if (raw.endsWith('\\') && !raw.endsWith('\\\\')) {
 			pending += `${raw.slice(0, -1)}\n`;
 			if (options.prompt) {
-				rl.setPrompt('...> ');
+				rl.setPrompt(CONTINUE_PROMPT);
 				rl.prompt();
 			}
 			continue;
@@ -127,7 +212,7 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
 		pending = '';
 		if ((await handle(line)) === 'exit') break;
 		if (options.prompt) {
-			rl.setPrompt('pitwall> ');
+			rl.setPrompt(PROMPT);
 			rl.prompt();
 		}
 	}

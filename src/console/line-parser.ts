@@ -104,6 +104,9 @@ const TYPE_NAMES: Partial<Record<ApplicationCommandOptionType, string>> = {
 	[ApplicationCommandOptionType.Attachment]: 'file:path',
 };
 
+/** Whether the console can take an option of this type (channel, role and mentionable options it cannot). */
+export const consoleTakes = (type: ApplicationCommandOptionType): boolean => TYPE_NAMES[type] !== undefined;
+
 /** How `help` shows an option: `name:<type>` or `[name:<type>]`. */
 export function describeOption(option: APIApplicationCommandOption): string {
 	const text = `${option.name}:<${TYPE_NAMES[option.type] ?? ApplicationCommandOptionType[option.type]}>`;

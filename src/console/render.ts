@@ -1,9 +1,10 @@
 /**
  * Renders what a handler sends (reply/editReply/followUp/update payloads) as console text: content, embeds as plain
- * lines, buttons as `[confirm] [cancel]`, and files (charts) written to `outDir` with their paths printed.
+ * lines, buttons as `[confirm] [cancel]`, and files (charts) written to `outDir` with their absolute paths printed.
+ * An ephemeral message starts with `(only you can see this)`, as Discord marks it (dim on a terminal).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { ComponentType, MessageFlags, type APIEmbed } from 'discord.js';
 
 /** A button the next typed line may press. */
@@ -21,10 +22,17 @@ export interface RenderedMessage {
 }
 
 export interface RenderOptions {
-	/** Where attachments are written (created on demand). */
+	/** Where attachments are written (created on demand); printed paths are absolute. */
 	readonly outDir: string;
 	readonly now: () => Date;
+	/** ANSI styling (a terminal): the ephemeral marker dim. Plain text otherwise (pipes, tests). */
+	readonly color?: boolean;
 }
+
+/** The line Discord shows under a message only its user sees. */
+export const EPHEMERAL_MARKER = '(only you can see this)';
+
+const dim = (text: string, color: boolean | undefined): string => (color ? `\x1b[2m${text}\x1b[22m` : text);
 
 type Json = Record<string, unknown>;
 
@@ -78,12 +86,24 @@ function fileOf(file: unknown, index: number): { name: string; data: Buffer | st
 	return { name, data: undefined };
 }
 
-/** Writes one message's files and returns its text. Never throws for an odd payload: it prints what it can. */
-export function renderMessage(payload: unknown, options: RenderOptions): RenderedMessage {
+/** Whether a payload asks to be ephemeral (`flags: MessageFlags.Ephemeral`). */
+export function isEphemeralPayload(payload: unknown): boolean {
+	return isObject(payload) && typeof payload['flags'] === 'number' && (payload['flags'] & MessageFlags.Ephemeral) !== 0;
+}
+
+/**
+ * Writes one message's files and returns its text. Never throws for an odd payload: it prints what it can.
+ * `ephemeral` is the message's visibility when the payload cannot say it (an edit of a deferred ephemeral reply, a
+ * button's update of an ephemeral message); by default the payload's flags decide.
+ */
+export function renderMessage(
+	payload: unknown,
+	options: RenderOptions,
+	ephemeral = isEphemeralPayload(payload),
+): RenderedMessage {
 	const body: Json = typeof payload === 'string' ? { content: payload } : isObject(payload) ? payload : {};
 	const lines: string[] = [];
-	const flags = typeof body['flags'] === 'number' ? body['flags'] : 0;
-	if (flags & MessageFlags.Ephemeral) lines.push('(only you can see this)');
+	if (ephemeral) lines.push(dim(EPHEMERAL_MARKER, options.color));
 	if (typeof body['content'] === 'string' && body['content'] !== '') lines.push(body['content']);
 	for (const embed of Array.isArray(body['embeds']) ? body['embeds'] : []) {
 		lines.push(...embedLines(toJson(embed)));
@@ -98,7 +118,8 @@ export function renderMessage(payload: unknown, options: RenderOptions): Rendere
 		}
 		mkdirSync(options.outDir, { recursive: true });
 		const stamp = options.now().toISOString().replace(/[:.]/g, '-');
-		const path = join(options.outDir, `${stamp}-${name.replace(/[^\w.-]+/g, '_')}`);
+		// Absolute, so the path can be opened (or clicked in a terminal) from anywhere.
+		const path = resolve(join(options.outDir, `${stamp}-${name.replace(/[^\w.-]+/g, '_')}`));
 		writeFileSync(path, data);
 		files.push(path);
 		lines.push(`file written: ${path}`);

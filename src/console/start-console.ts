@@ -1,8 +1,10 @@
 /**
  * `npm start` without DISCORD_TOKEN: opens the store at STORE_URL (default sqlite://data/pitwall.sqlite), fills the
  * sample league on first run, then runs the console on stdin/stdout with the bot's own registry and router.
- * Messages about the console itself go to stderr, so stdout carries only the answers.
+ * Messages about the console itself go to stderr, so stdout carries only the answers. The console's files live in
+ * data/ of the working directory (gitignored): console-history (a terminal's history) and console-out/ (charts).
  */
+import { resolve } from 'node:path';
 import { ConfigError, parseLocalConfig, type LocalConfig } from '../config.js';
 import type { ButtonHandler, Command, CommandContext } from '../discord/command.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -23,10 +25,10 @@ export interface StartConsoleOptions {
 
 export async function startConsole(options: StartConsoleOptions): Promise<number> {
 	const err = (text: string) => void process.stderr.write(text);
+	const env = options.env ?? process.env;
 	let config: LocalConfig;
 	try {
 		// The console is quiet by default: warnings and errors only, unless LOG_LEVEL is set.
-		const env = options.env ?? process.env;
 		config = parseLocalConfig({ ...env, LOG_LEVEL: env['LOG_LEVEL'] ?? 'warn' });
 	} catch (error) {
 		if (!(error instanceof ConfigError)) throw error;
@@ -48,15 +50,21 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 					`data/sample-league.csv in ${(seeded.ms / 1000).toFixed(1)} s (${config.STORE_URL})\n`,
 			);
 		}
-		const interactive = process.stdin.isTTY === true;
-		if (interactive) err('Type help for the commands, exit to leave.\n');
+		// A terminal on both ends: prompt, echo, editing, history and completion. With stdout redirected the terminal
+		// still echoes what is typed (its own line mode), and nothing but answers reaches the file.
+		const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+		if (interactive) err('Type help for the commands, TAB to complete, ↑ for earlier lines, exit to leave.\n');
 		return await runConsole({
 			commands: options.commands,
 			buttons: options.buttons,
 			context: options.context(repo, log),
 			input: process.stdin,
+			output: process.stdout,
 			write: (text) => void process.stdout.write(text),
 			prompt: interactive,
+			color: interactive && env['NO_COLOR'] === undefined,
+			historyFile: resolve('data', 'console-history'),
+			outDir: resolve('data', 'console-out'),
 		});
 	} finally {
 		await repo.close();

@@ -4,7 +4,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import {
 	ActionRowBuilder,
@@ -13,11 +13,13 @@ import {
 	ButtonBuilder,
 	ButtonStyle,
 	EmbedBuilder,
+	MessageFlags,
 	PermissionFlagsBits,
 } from 'discord.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONSOLE_GUILD_ID, userIdFor } from '../../src/console/console-interaction.js';
 import { runConsole } from '../../src/console/console-loop.js';
+import { renderMessage } from '../../src/console/render.js';
 import { customId, type ButtonHandler, type Command } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import { createLogger } from '../../src/logger.js';
@@ -120,6 +122,28 @@ async function run(lines: string): Promise<{ out: string; log: string; code: num
 	return { out, log, code };
 }
 
+describe('renderMessage', () => {
+	it('prints the absolute path of a file even when the folder is given relative', () => {
+		const rendered = renderMessage(
+			{ files: [new AttachmentBuilder(Buffer.from('x'), { name: 'rating chart.png' })] },
+			{ outDir: relative(process.cwd(), join(dir, 'rel')), now: () => new Date('2026-01-02T03:04:05.678Z') },
+		);
+		const path = join(dir, 'rel', '2026-01-02T03-04-05-678Z-rating_chart.png');
+		expect(rendered.files).toEqual([path]);
+		expect(rendered.text).toBe(`file written: ${path}`);
+		expect(readFileSync(path, 'utf8')).toBe('x');
+	});
+
+	it('marks an ephemeral message, dim on a terminal, and takes the visibility of an edited message', () => {
+		const options = { outDir: dir, now: () => new Date() };
+		const flagged = { content: 'hi', flags: MessageFlags.Ephemeral };
+		expect(renderMessage(flagged, options).text).toBe('(only you can see this)\nhi');
+		expect(renderMessage(flagged, { ...options, color: true }).text).toBe('\x1b[2m(only you can see this)\x1b[22m\nhi');
+		expect(renderMessage({ content: 'hi' }, options, true).text).toBe('(only you can see this)\nhi');
+		expect(renderMessage({ content: 'hi' }, options).text).toBe('hi');
+	});
+});
+
 describe('console loop', () => {
 	it('runs a command with user, attachment, embed and file, as the organizer of the local guild', async () => {
 		const csv = join(dir, 'in.csv');
@@ -132,6 +156,7 @@ describe('console loop', () => {
 		expect(out).toContain('-- foot');
 		const path = join(dir, 'out', '2026-01-02T03-04-05-678Z-chart.png');
 		expect(out).toContain(`file written: ${path}`);
+		expect(out).not.toContain('(only you can see this)'); // a public defer: everyone sees the answer
 		expect([...readFileSync(path)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
 	});
 
@@ -156,6 +181,9 @@ describe('console loop', () => {
 			),
 		);
 		expect(out).toContain('preview: 1. Alice | 2. Bob');
+		// Deferred ephemeral, then edited: still only the user's, and so is the button's edit of that message.
+		expect(out).toContain('(only you can see this)\npreview: 1. Alice | 2. Bob');
+		expect(out).toContain('(only you can see this)\nsaved 15');
 		expect(out).toContain('[confirm] [cancel]');
 		expect(out).toContain('error: "maybe" is not a button here: type confirm or cancel');
 		expect(out).toContain('saved 15');
