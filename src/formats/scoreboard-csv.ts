@@ -1,4 +1,4 @@
-import { CsvError, readCsv } from './csv.js';
+import { CsvError, csvLine, readCsv } from './csv.js';
 import { parseTime } from './history-csv.js';
 import { columnRole, type ColumnRole } from './scoreboard-columns.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from './scoreboard-line.js';
 import { tooManyRacers } from './scoreboard-text.js';
 import { nameProblem, normalizeName } from '../league/player-names.js';
-import type { EntryStatus } from '../ratings/types.js';
+import type { EntryStatus, RaceEntry } from '../ratings/types.js';
 
 /**
  * The CSV form of a scoreboard (docs/scoreboard.md "CSV"): `player,position,time,status`, or an export's own column
@@ -188,4 +188,20 @@ function readCsvRow(
 		looseNumbers: [],
 		ignored: [],
 	};
+}
+
+/**
+ * Entries as CSV `player,position,time,status` in the order given (parseScoreboard's finishing order), time in
+ * seconds at full double precision (String round-trips), empty when absent, status empty for a finisher: what
+ * `pitwall scoreboard` prints, and what the CSV form above reads back.
+ */
+export function writeScoreboardCsv(entries: readonly RaceEntry[]): string {
+	const rows = ['player,position,time,status'];
+	for (const entry of entries) {
+		const status = entry.status === 'finished' ? '' : entry.status;
+		rows.push(
+			csvLine([entry.player, String(entry.position), entry.time === undefined ? '' : String(entry.time), status]),
+		);
+	}
+	return rows.map((row) => `${row}\n`).join('');
 }
