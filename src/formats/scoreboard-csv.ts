@@ -1,11 +1,11 @@
 import { CsvError, csvLine, readCsv } from './csv.js';
-import { parseTime } from './history-csv.js';
 import { columnRole, type ColumnRole } from './scoreboard-columns.js';
 import {
 	DASH,
 	GAP,
 	POSITION_TOKEN,
 	readGap,
+	readSeconds,
 	SCOREBOARD_LIMITS,
 	statusOf,
 	timeInRange,
@@ -166,7 +166,7 @@ function readCsvRow(
 		if (typeof reading === 'string') return reading;
 		gap = reading;
 	} else if (timeValue !== '') {
-		const parsed = parseTime(timeValue.replace(',', '.'));
+		const parsed = readSeconds(timeValue);
 		if (parsed === undefined) return `time must be seconds, m:ss.fff or h:mm:ss.fff, got "${timeText}"`;
 		const checked = timeInRange(timeValue, parsed);
 		if (typeof checked === 'string') return checked;

@@ -113,11 +113,25 @@ export function readTextLine(content: string, looseNumberBudget: number): LineRe
 			return `expected a player name after position "${first.text}" (put a name made of digits in quotes: "42")`;
 		}
 	}
+	// A status where the position goes (`DNF - Emeka`, `DSQ | Bob`): results tables put it in the position column.
+	let status: OutStatus | undefined;
+	let statusText: string | undefined;
+	const lead = tokens[0];
+	if (
+		number === undefined &&
+		lead !== undefined &&
+		!lead.quoted &&
+		statusOf(lead.text) !== undefined &&
+		tokens.length > 1
+	) {
+		status = statusOf(lead.text);
+		statusText = lead.text;
+		tokens.shift();
+		while (tokens.length > 1 && DASH.test(tokens[0]!.text)) tokens.shift();
+	}
 	// The tail, read from the end: times, gaps, statuses, numbers with units, dashes (empty cells), numbers.
 	let time: number | undefined;
 	let timeText: string | undefined;
-	let status: OutStatus | undefined;
-	let statusText: string | undefined;
 	let gap: Gap | undefined;
 	const looseNumbers: string[] = [];
 	let budget = looseNumberBudget;
@@ -301,8 +315,26 @@ export function readGap(token: string): Gap | string {
 	return { text: token, seconds: match[1]!.replace(',', '.') };
 }
 
+/**
+ * A time as written (`1:31.204`, `91,204`, `83`), checked by the history CSV's parseTime rules, valued as the double
+ * nearest the written decimal: parseTime adds minutes and seconds in floating point (60 + 31.204 is
+ * 91.20400000000001), so a pasted `1:31.204` would not print back as 91.204.
+ */
+export function readSeconds(text: string): number | undefined {
+	const plain = text.replace(',', '.');
+	const checked = parseTime(plain);
+	if (checked === undefined || !/^\d+(?::\d+){0,2}(?:\.\d+)?$/u.test(plain)) return checked; // `1e2` as parseTime reads it
+	return decimalNumber(decimalOf(plain));
+}
+
+/** The double nearest units × 10^-scale: Number() of the decimal string rounds correctly at any length. */
+function decimalNumber({ units, scale }: { units: bigint; scale: number }): number {
+	const digits = units.toString().padStart(scale + 1, '0');
+	return Number(scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`);
+}
+
 export function readTime(token: string): number | string {
-	const time = parseTime(token.replace(',', '.'));
+	const time = readSeconds(token);
 	if (time === undefined) {
 		return `"${token}" is not a valid time: expected m:ss.fff, h:mm:ss.fff or seconds with a decimal point (83.456)`;
 	}
@@ -341,7 +373,7 @@ export function addGap(leader: number, leaderText: string, gapSeconds: string): 
 	const b = decimalOf(gapSeconds);
 	const scale = Math.max(a.scale, b.scale);
 	const units = a.units * 10n ** BigInt(scale - a.scale) + b.units * 10n ** BigInt(scale - b.scale);
-	return Number(units) / 10 ** scale;
+	return decimalNumber({ units, scale });
 }
 
 /** `h:mm:ss.fff` / `m:ss.fff` / `ss.fff` as an integer count of 10^-scale seconds. */

@@ -68,6 +68,8 @@ interface Header {
 	readonly cells: readonly (ColumnRole | undefined)[] | undefined;
 	/** Points and laps columns: bare numbers after a name are these columns. */
 	readonly numberColumns: number;
+	/** Names of separated columns that are no known column (not read). */
+	readonly unknown: readonly string[];
 }
 
 /**
@@ -85,6 +87,7 @@ function readHeader(content: string, line: number): Header | undefined {
 		line,
 		cells: separated ? roles : undefined,
 		numberColumns: roles.filter((role) => role === 'points' || role === 'laps').length,
+		unknown: separated ? parts.filter((part, i) => part !== '' && roles[i] === undefined) : [],
 	};
 }
 
@@ -104,15 +107,22 @@ export function readTextDrafts(
 	errors: ScoreboardError[],
 	warnings: string[],
 ): Draft[] {
-	const racers: RacerLine[] = [];
+	let racers: RacerLine[] = [];
 	let header: Header | undefined;
+	let title: RacerLine | undefined;
 	let ordinal = 0;
 	for (const [i, content] of lines.entries()) {
 		const line = i + 1;
 		if (content.trim() === '' || isRule(content)) continue;
-		if (racers.length === 0 && header === undefined && !tooLong.has(line)) {
+		if (racers.length <= 1 && header === undefined && !tooLong.has(line)) {
 			header = readHeader(content, line);
-			if (header !== undefined) continue;
+			if (header !== undefined) {
+				// A line above the header row is the table's title.
+				title = racers[0];
+				racers = [];
+				ordinal = 0;
+				continue;
+			}
 		}
 		if (ordinal === SCOREBOARD_LIMITS.maxRacers) {
 			errors.push(tooManyRacers(line));
@@ -120,6 +130,23 @@ export function readTextDrafts(
 		}
 		ordinal++;
 		if (!tooLong.has(line)) racers.push({ line, content, ordinal: ordinal - 1 });
+	}
+	if (header === undefined && isTitle(racers)) {
+		title = racers[0];
+		racers = racers.slice(1).map((racer) => ({ ...racer, ordinal: racer.ordinal - 1 }));
+	}
+	if (title !== undefined) {
+		const name = title.content.trim().replace(/\s+/gu, ' ');
+		warnings.push(
+			`line ${title.line}: "${name}" is read as a title, not a racer (${header === undefined ? 'the racers below it are numbered' : 'a header row follows it'})`,
+		);
+	}
+	if (header !== undefined && header.unknown.length > 0) {
+		const names = header.unknown.map((name) => `"${name}"`).join(', ');
+		warnings.push(
+			`line ${header.line}: the column${header.unknown.length > 1 ? 's' : ''} ${names} ` +
+				`${header.unknown.length > 1 ? 'are' : 'is'} not read: pitwall reads the position, player (or driver, name), time, gap and status`,
+		);
 	}
 	const budget = header === undefined ? numberColumns(racers, warnings) : header.numberColumns;
 	const drafts: Draft[] = [];
@@ -135,7 +162,6 @@ export function readTextDrafts(
 		drafts.push({ line, ordinal, ...reading });
 		for (const cell of reading.ignored) ignored.push(`"${cell}" on line ${line}`);
 	}
-	dropTitle(drafts, warnings);
 	if (ignored.length > 0) {
 		warnings.push(
 			`line ${drafts.find((draft) => draft.ignored.length > 0)!.line}: the first cell with a word in it is read as ` +
@@ -207,25 +233,15 @@ function mappedLine(content: string, roles: readonly (ColumnRole | undefined)[])
 }
 
 /**
- * A first line that is only words (`RACE RESULTS`, `Round 3:`) above numbered racers is a title, not a racer: it
- * is dropped with a warning, and the racers below count from it. (Without this, the numbered lines below it would
- * all be "unexpected position" errors.)
+ * A first line that is only words (`RACE RESULTS`, `Round 3:`) above numbered racers is a title, not a racer (else
+ * every numbered line below it would be an "unexpected position" error): dropped with a warning.
  */
-function dropTitle(drafts: Draft[], warnings: string[]): void {
-	const [first, ...rest] = drafts;
-	if (first === undefined || first.ordinal !== 0) return;
-	if (
-		first.number !== undefined ||
-		first.time !== undefined ||
-		first.gap !== undefined ||
-		first.status !== 'finished'
-	) {
-		return;
-	}
-	const finishers = rest.filter((draft) => draft.status === 'finished');
-	if (finishers.length < 2 || finishers.some((draft) => draft.number === undefined)) return;
-	drafts.splice(0, drafts.length, ...rest.map((draft) => ({ ...draft, ordinal: draft.ordinal - 1 })));
-	warnings.push(
-		`line ${first.line}: "${first.player}" is read as a title, not a racer (the racers below it are numbered)`,
+function isTitle(racers: readonly RacerLine[]): boolean {
+	const [first, ...rest] = racers.map(({ content }) => readTextLine(content, Infinity));
+	if (first === undefined || typeof first === 'string' || first.number !== undefined) return false;
+	if (first.time !== undefined || first.gap !== undefined || first.status !== 'finished') return false;
+	const finishers = rest.filter((reading) => typeof reading !== 'string' && reading.status === 'finished');
+	return (
+		finishers.length >= 2 && finishers.every((reading) => typeof reading !== 'string' && reading.number !== undefined)
 	);
 }

@@ -1,6 +1,5 @@
-import { parseTime } from './history-csv.js';
 import { isCsvHeader, readCsvDrafts } from './scoreboard-csv.js';
-import { addGap, needsQuotes, SCOREBOARD_LIMITS, TIME_SHAPED, timeInRange } from './scoreboard-line.js';
+import { addGap, needsQuotes, readSeconds, SCOREBOARD_LIMITS, TIME_SHAPED, timeInRange } from './scoreboard-line.js';
 import type { Draft, ScoreboardError } from './scoreboard-line.js';
 import { readTextDrafts, unfoldOneLine } from './scoreboard-text.js';
 import { typoFinder, typoNote, nameKey } from '../league/player-names.js';
@@ -415,5 +414,5 @@ export function formatTime(seconds: number): string {
 	}
 	const plain = String(seconds);
 	candidates.push(plain.includes('.') ? plain : `${plain}.0`);
-	return candidates.find((text) => TIME_SHAPED.test(text) && parseTime(text) === seconds) ?? plain;
+	return candidates.find((text) => TIME_SHAPED.test(text) && readSeconds(text) === seconds) ?? plain;
 }
