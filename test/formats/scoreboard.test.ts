@@ -816,6 +816,18 @@ describe('formatScoreboard', () => {
 		expect(entriesOf(formatScoreboard(entries))).toEqual([entries[1], entries[2], entries[3], entries[0]]);
 	});
 
+	it('quotes names that a pasted-form reading would change: numbers, dashes, ordinals, semicolons', () => {
+		const entries: RaceEntry[] = ['Max 33', '- Alice', 'Bob -', '2nd Carol', 'Dee; Eve', 'Finn 25pts', 'Gus |'].map(
+			(player, i) => ({ player, position: i + 1, status: 'finished' }),
+		);
+		expect(formatScoreboard(entries)).toBe(
+			'1. "Max 33"\n2. "- Alice"\n3. "Bob -"\n4. "2nd Carol"\n5. "Dee; Eve"\n6. "Finn 25pts"\n7. "Gus |"\n',
+		);
+		expect(entriesOf(formatScoreboard(entries))).toEqual(entries);
+		for (const entry of entries)
+			expect(entriesOf(formatScoreboard([{ ...entry, position: 1 }]))[0]!.player).toBe(entry.player);
+	});
+
 	it('formats any time in range so that it reads back to exactly the same number', () => {
 		fc.assert(
 			fc.property(
@@ -993,6 +1005,69 @@ describe('parseScoreboard: properties', () => {
 					if (want === undefined) expect(entry.time).toBeUndefined();
 					else expect(Math.abs(entry.time! - want)).toBeLessThanOrEqual(want * 1e-15);
 				});
+				checkInvariants(result.entries);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	/** Issue 8 §2: boards written the ways results are pasted (ordinals, separators, comma decimals, points). */
+	const pastedBoardArb = fc.record({
+		racers: fc.uniqueArray(
+			fc.record({
+				name: nameArb,
+				ms: fc.option(fc.integer({ min: 1, max: 359_999_999 }), { nil: undefined }),
+				tie: fc.boolean(),
+				dnf: fc.boolean(),
+				points: fc.nat({ max: 99 }),
+			}),
+			{ minLength: 2, maxLength: 20, selector: (racer) => racer.name.toLowerCase() },
+		),
+		style: fc.constantFrom('1st', 'P1', '1)', '1.', '#1', '1º'),
+		separator: fc.constantFrom(' ', ' - ', '\t', ' | '),
+		comma: fc.boolean(),
+		points: fc.boolean(),
+	});
+	const ordinal = (n: number): string =>
+		`${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+
+	it('reads any board written in the pasted forms to the entries it describes', () => {
+		fc.assert(
+			fc.property(pastedBoardArb, (board) => {
+				const finishers = board.racers.filter((racer) => !racer.dnf);
+				const dnfs = board.racers.filter((racer) => racer.dnf);
+				if (finishers.length === 0) return;
+				const textLines: string[] = [];
+				const expected: RaceEntry[] = [];
+				let position = 0;
+				finishers.forEach((racer, i) => {
+					if (i === 0 || !racer.tie) position = i + 1;
+					const mark = board.style === '1st' ? ordinal(position) : board.style.replace('1', String(position));
+					const time = racer.ms === undefined ? undefined : formatTime(racer.ms / 1000);
+					const cells = [
+						mark,
+						racer.name,
+						...(time === undefined ? [] : [board.comma ? time.replace('.', ',') : time]),
+					];
+					if (board.points) cells.push(String(racer.points));
+					textLines.push(cells.join(board.separator));
+					expected.push({
+						player: racer.name,
+						position,
+						...(racer.ms !== undefined && { time: racer.ms / 1000 }),
+						status: 'finished',
+					});
+				});
+				dnfs.forEach((racer, i) => {
+					textLines.push([racer.name, 'DNF', ...(board.points ? [String(racer.points)] : [])].join(board.separator));
+					expected.push({ player: racer.name, position: finishers.length + i + 1, status: 'DNF' });
+				});
+				const result = parseScoreboard(textLines.join('\n'));
+				if (!result.ok) throw new Error(`${JSON.stringify(textLines)}: ${JSON.stringify(result.errors)}`);
+				expect(result.entries).toEqual(expected);
+				// A points column is ambiguous only where spaces separate it from the name (two or more lines).
+				const loose = board.points && (board.separator === ' ' || board.separator === ' - ');
+				expect(result.warnings.some((warning) => warning.includes('points or laps column'))).toBe(loose);
 				checkInvariants(result.entries);
 			}),
 			{ numRuns: 200 },
