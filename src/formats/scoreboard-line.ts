@@ -35,12 +35,13 @@ export const POSITION_TOKEN = /^(?:#|[Pp]|=)?(\d+)(?:[.)]|st|nd|rd|th|er|re|e|è
 const MARKED_POSITION = /^(?:(?:#|[Pp]|=)\d+[.)]?|\d+(?:[.)]|st|nd|rd|th|er|re|e|ème|eme|[º°ª]\.?))$/iu;
 /**
  * A token read as a time in text: `m:ss(.fff)`, `h:mm:ss(.fff)`, or seconds WITH a decimal point (`83.456`); the
- * decimal mark may be a comma (`1:02,345`, as European results write it). Bare integers are not times in text.
+ * decimal mark may be a comma (`1:02,345`, as European results write it), and seconds may end in `s` (`62.345s`, as
+ * kart games show them). Bare integers are not times in text.
  */
-export const TIME_SHAPED = /^(?:\d+(?::\d+){1,2}(?:[.,]\d+)?|\d+[.,]\d+)$/u;
+export const TIME_SHAPED = /^(?:\d+(?::\d+){1,2}(?:[.,]\d+)?|\d+[.,]\d+s?)$/u;
 /** A gap to the leader: `+1.234`, `+1,234`, `+1:02.5`, `+1 lap` (the word is a separate token), `+1L`. */
 export const GAP = /^\+\d/u;
-const GAP_TIME = /^\+(\d+(?::\d+){0,2}(?:[.,]\d+)?)$/u;
+const GAP_TIME = /^\+(\d+(?::\d+){0,2}(?:[.,]\d+)?)s?$/u;
 const GAP_LAPS = /^\+(\d+)L$/iu;
 /** Words after `+N` in a gap of whole laps: English, German, French, Spanish, Italian, Hungarian. */
 const LAP_WORDS = /^(?:laps?|runden?|tours?|vueltas?|giri|giro|kör)$/iu;
@@ -334,7 +335,7 @@ function decimalNumber({ units, scale }: { units: bigint; scale: number }): numb
 }
 
 export function readTime(token: string): number | string {
-	const time = readSeconds(token);
+	const time = readSeconds(/^\d+[.,]\d+s$/u.test(token) ? token.slice(0, -1) : token);
 	if (time === undefined) {
 		return `"${token}" is not a valid time: expected m:ss.fff, h:mm:ss.fff or seconds with a decimal point (83.456)`;
 	}

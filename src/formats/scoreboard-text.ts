@@ -240,8 +240,11 @@ function isTitle(racers: readonly RacerLine[]): boolean {
 	const [first, ...rest] = racers.map(({ content }) => readTextLine(content, Infinity));
 	if (first === undefined || typeof first === 'string' || first.number !== undefined) return false;
 	if (first.time !== undefined || first.gap !== undefined || first.status !== 'finished') return false;
-	const finishers = rest.filter((reading) => typeof reading !== 'string' && reading.status === 'finished');
+	const finishers = rest.flatMap((reading) =>
+		typeof reading !== 'string' && reading.status === 'finished' ? [reading] : [],
+	);
+	// The racers below start at 1: `Alice` above `2. Bob` is a winner left unnumbered, not a title.
 	return (
-		finishers.length >= 2 && finishers.every((reading) => typeof reading !== 'string' && reading.number !== undefined)
+		finishers.length >= 2 && finishers[0]!.number === '1' && finishers.every((reading) => reading.number !== undefined)
 	);
 }

@@ -339,6 +339,15 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 		}
 	});
 
+	it('reads seconds written with an s, and a status in the position column', () => {
+		expect(summary(lines('1. Alice 62.345s', '2. Bob +0.5s', 'DNF - Carol', 'DSQ | Dave'))).toEqual([
+			'1 Alice 62.345 finished',
+			'2 Bob 62.845 finished',
+			'3 Carol - DNF',
+			'4 Dave - DSQ',
+		]);
+	});
+
 	it('reads a header row of common column names in several languages', () => {
 		const rows = (header: string): string => lines(header, '1.\tAlice\t1:02,345', '2.\tBob Smith\t1:03,000');
 		for (const header of [
@@ -413,6 +422,12 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 		expect(warnings).toEqual([
 			'line 1: "RACE RESULTS" is read as a title, not a racer (the racers below it are numbered)',
 		]);
+	});
+
+	it('keeps an unnumbered first line above "2." as a racer: a winner left unnumbered is an error, not a title', () => {
+		expect(errorsOf(lines('Alice', '2. Bob', '3. Carol'))[0]).toBe(
+			'2: unexpected position 2: line 1 has none, so number every finisher or none (without numbers the order of the lines is the finishing order)',
+		);
 	});
 
 	it('splits a one-line paste before each position, numbering racers as lines, with a warning', () => {
