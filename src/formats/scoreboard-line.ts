@@ -109,7 +109,7 @@ export function readTextLine(content: string, looseNumberBudget: number): LineRe
 	if (first !== undefined && !first.quoted && POSITION_TOKEN.test(first.text)) {
 		number = POSITION_TOKEN.exec(first.text)![1]!;
 		tokens.shift();
-		while (tokens[0] !== undefined && DASH.test(tokens[0].text)) tokens.shift();
+		while (tokens[0] !== undefined && !tokens[0].quoted && DASH.test(tokens[0].text)) tokens.shift();
 		if (tokens.length === 0) {
 			return `expected a player name after position "${first.text}" (put a name made of digits in quotes: "42")`;
 		}
@@ -128,7 +128,7 @@ export function readTextLine(content: string, looseNumberBudget: number): LineRe
 		status = statusOf(lead.text);
 		statusText = lead.text;
 		tokens.shift();
-		while (tokens.length > 1 && DASH.test(tokens[0]!.text)) tokens.shift();
+		while (tokens.length > 1 && !tokens[0]!.quoted && DASH.test(tokens[0]!.text)) tokens.shift();
 	}
 	// The tail, read from the end: times, gaps, statuses, numbers with units, dashes (empty cells), numbers.
 	let time: number | undefined;
@@ -268,7 +268,9 @@ function scanTokens(content: string): Token[] | string {
 		}
 		const quoteAllowed =
 			tokens.length === 0 ||
-			tokens.every((token, k) => (k === 0 ? POSITION_TOKEN.test(token.text) : DASH.test(token.text)));
+			tokens.every((token, k) =>
+				k === 0 ? POSITION_TOKEN.test(token.text) || statusOf(token.text) !== undefined : DASH.test(token.text),
+			);
 		if (char === '"' && quoteAllowed) {
 			const reading = readQuotedName(chars.slice(i));
 			if (typeof reading === 'string') return reading;

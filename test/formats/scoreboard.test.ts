@@ -839,6 +839,8 @@ describe('formatScoreboard', () => {
 			'1. "Max 33"\n2. "- Alice"\n3. "Bob -"\n4. "2nd Carol"\n5. "Dee; Eve"\n6. "Finn 25pts"\n7. "Gus |"\n',
 		);
 		expect(entriesOf(formatScoreboard(entries))).toEqual(entries);
+		const dash: RaceEntry = { player: '-', position: 1, status: 'finished' }; // found by fuzzing: "1. "-"" kept its name
+		expect(entriesOf(formatScoreboard([dash]))).toEqual([dash]);
 		for (const entry of entries)
 			expect(entriesOf(formatScoreboard([{ ...entry, position: 1 }]))[0]!.player).toBe(entry.player);
 	});
