@@ -237,8 +237,8 @@ export function readTextLine(content: string, looseNumberBudget: number): LineRe
 }
 
 /**
- * Split a line into tokens: cells at tabs and at `|` standing alone (a table's column bar; `||spoiler||` is text),
- * tokens at spaces. A double quote opening the first token after the position starts a quoted name, which may hold
+ * Split a line into tokens: cells at tabs, at `;` (a spreadsheet's CSV export in European locales, where the comma is
+ * the decimal mark) and at `|` standing alone (a table's column bar; `||spoiler||` is text), tokens at spaces. A double quote opening the first token after the position starts a quoted name, which may hold
  * anything (`""` is a quote).
  */
 function scanTokens(content: string): Token[] | string {
@@ -248,7 +248,7 @@ function scanTokens(content: string): Token[] | string {
 	const chars = content;
 	while (i < chars.length) {
 		const char = chars[i]!;
-		if (char === '\t') {
+		if (char === '\t' || char === ';') {
 			cell++;
 			i++;
 			continue;
@@ -274,7 +274,7 @@ function scanTokens(content: string): Token[] | string {
 		if (char === '"' && quoteAllowed) {
 			const reading = readQuotedName(chars.slice(i));
 			if (typeof reading === 'string') return reading;
-			if (reading.after !== '' && !/^\s/u.test(reading.after)) {
+			if (reading.after !== '' && !/^[\s;]/u.test(reading.after)) {
 				return `expected a space after the quoted name "${reading.name}", found "${reading.after.trimEnd()}"`;
 			}
 			tokens.push({ text: reading.name, cell, quoted: true });
@@ -282,7 +282,7 @@ function scanTokens(content: string): Token[] | string {
 			continue;
 		}
 		let end = i;
-		while (end < chars.length && !/\s/u.test(chars[end]!)) end++;
+		while (end < chars.length && !/[\s;]/u.test(chars[end]!)) end++;
 		tokens.push({ text: chars.slice(i, end), cell, quoted: false });
 		i = end;
 	}
@@ -437,11 +437,11 @@ export function looksLikeSeveralRacers(content: string): boolean {
 }
 
 /**
- * The cells of a line split at tabs and at `|` standing alone, trimmed, empty cells kept (a spreadsheet's empty
+ * The cells of a line split at tabs, at `;` and at `|` standing alone, trimmed, empty cells kept (a spreadsheet's empty
  * cell); the empty edges of a `| a | b |` table row are dropped. One cell when the line has no separator.
  */
 export function splitCells(content: string): string[] {
-	const cells = content.split(/\t|(?<=^|\s)\|+(?=\s|$)/u).map((cell) => cell.trim());
+	const cells = content.split(/\t|;|(?<=^|\s)\|+(?=\s|$)/u).map((cell) => cell.trim());
 	if (/^\s*\|/u.test(content) && cells[0] === '') cells.shift();
 	if (/\|\s*$/u.test(content) && cells.at(-1) === '') cells.pop();
 	return cells;

@@ -259,6 +259,12 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 		]);
 	});
 
+	it('reads ";" between cells on multi-line pastes (a CSV export where the comma is the decimal mark)', () => {
+		expect(
+			summary(lines('Pos;Fahrer;Zeit;Punkte', '1;Lena;1:02,345;25', '2;"Marek; Jr";1:03,000;18', '3;Nils;DNF;0')),
+		).toEqual(['1 Lena 62.345 finished', '2 Marek; Jr 63 finished', '3 Nils - DNF']);
+	});
+
 	it('reads comma decimals in times', () => {
 		expect(summary(lines('1. Alice 1:02,345', '2. Bob 63,5', '3. Carol 1:02:03,25'))).toEqual([
 			'1 Alice 62.345 finished',
