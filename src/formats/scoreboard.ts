@@ -12,7 +12,9 @@ export { SCOREBOARD_LIMITS, type ScoreboardError };
  * docs/scoreboard.md lists every accepted form and every message).
  *
  * Text: one racer per line in finishing order, `[position] name [time] [status]`, e.g. `1. Alice 1:23.456`,
- * `2 Bob`, `Carol DNF`. CSV: a header with `player` and `position` columns, optional `time` and `status`.
+ * `2 Bob`, `Carol DNF`, and results pasted from anywhere (issue 8 §2: ordinals, tables, header rows, gaps, points
+ * columns, one-line pastes; scoreboard-text.ts, scoreboard-line.ts). CSV: a header with player and position columns
+ * (`player`, `Driver`, `Pos`…), optional time, gap and status (scoreboard-csv.ts).
  * Either way the result is validated as a whole and every problem is reported with its line number; a scoreboard
  * with any error yields no entries at all, so nothing half-parsed is ever stored.
  */
@@ -44,7 +46,8 @@ export type ScoreboardResult =
 const EXAMPLE_LINE = '"1. Alice 1:23.456"';
 
 /**
- * Parse a pasted scoreboard (text or CSV, detected by a header line naming a `player` column). Never throws.
+ * Parse a pasted scoreboard (text or CSV, detected by a comma-separated header line naming the player's column).
+ * Never throws. Ambiguous readings are taken the sensible way and said in `warnings` (docs/scoreboard.md).
  *
  * Positions: a repeated number is a tie; numbers never go down, and a number can be at most one more than the
  * racers listed above it, so `1, 1, 3` (standard competition ranking) and `1, 1, 2` (dense ranking) are both read
