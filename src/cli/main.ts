@@ -1,6 +1,6 @@
 #!/usr/bin/env -S npx tsx
 /**
- * The `pitwall` CLI: replay, odds, backtest and import over history CSV files.
+ * The `pitwall` CLI: replay, odds, backtest and import over history CSV files, and checking a pasted scoreboard.
  * `main(argv, io)` returns the exit code (0 ok, 2 bad arguments or input, 1 unexpected failure), so tests call it
  * with captured output; run as a script, it uses the process streams.
  */
@@ -23,6 +23,7 @@ const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 	relrank: () => import('./commands/relrank.js'),
 	demo: () => import('./commands/demo.js'),
 	calibrate: () => import('./commands/calibrate.js'),
+	scoreboard: () => import('./commands/scoreboard.js'),
 };
 
 /** Errors that mean "the user gave something wrong": a message and exit code 2, no stack. */

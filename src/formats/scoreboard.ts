@@ -1,50 +1,27 @@
-import { CsvError, readCsv } from './csv.js';
-import { parseTime } from './history-csv.js';
-import {
-	forbiddenCharacter,
-	codePointLabel,
-	typoFinder,
-	nameKey,
-	nameProblem,
-	normalizeName,
-} from '../league/player-names.js';
-import type { EntryStatus, RaceEntry } from '../ratings/types.js';
+import { isCsvHeader, readCsvDrafts } from './scoreboard-csv.js';
+import { addGap, needsQuotes, readSeconds, SCOREBOARD_LIMITS, TIME_SHAPED, timeInRange } from './scoreboard-line.js';
+import type { Draft, ScoreboardError } from './scoreboard-line.js';
+import { readTextDrafts, unfoldOneLine } from './scoreboard-text.js';
+import { typoFinder, typoNote, nameKey } from '../league/player-names.js';
+import type { RaceEntry } from '../ratings/types.js';
+
+export { SCOREBOARD_LIMITS, type ScoreboardError };
 
 /**
  * The scoreboard of one race as an organizer pastes it into `/race submit` (PRODUCT.md "Scoreboard input";
  * docs/scoreboard.md lists every accepted form and every message).
  *
  * Text: one racer per line in finishing order, `[position] name [time] [status]`, e.g. `1. Alice 1:23.456`,
- * `2 Bob`, `Carol DNF`. CSV: a header with `player` and `position` columns, optional `time` and `status`.
+ * `2 Bob`, `Carol DNF`, and results pasted from anywhere (issue 8 §2: ordinals, tables, header rows, gaps, points
+ * columns, one-line pastes; scoreboard-text.ts, scoreboard-line.ts). CSV: a header with player and position columns
+ * (`player`, `Driver`, `Pos`…), optional time, gap and status (scoreboard-csv.ts).
  * Either way the result is validated as a whole and every problem is reported with its line number; a scoreboard
  * with any error yields no entries at all, so nothing half-parsed is ever stored.
  */
 
-export const SCOREBOARD_LIMITS = {
-	/** UTF-8 bytes of the whole input. */
-	maxBytes: 64 * 1024,
-	/** Characters (code points) of one line. */
-	maxLineLength: 200,
-	/** Racers in one race. */
-	maxRacers: 200,
-	/** Errors reported; the rest are counted in `omitted`. */
-	maxErrors: 10,
-	/** Shortest finish time, in seconds: a millisecond (catches `0.000`). */
-	minTime: 0.001,
-	/** Finish times must be below this many seconds (100 hours). */
-	maxTime: 360_000,
-} as const;
-
 export interface ScoreboardOptions {
 	/** Players already in the league: a new name close to one of them gets a "did you mean" warning. */
 	readonly knownPlayers?: readonly string[];
-}
-
-export interface ScoreboardError {
-	/** 1-based line of the input as pasted (code fence lines count). */
-	readonly line: number;
-	/** What is wrong and what was expected. */
-	readonly message: string;
 }
 
 export type ScoreboardFormat = 'text' | 'csv';
@@ -66,52 +43,11 @@ export type ScoreboardResult =
 			readonly omitted: number;
 	  };
 
-type OutStatus = Exclude<EntryStatus, 'finished'>;
-
-/** Status words, case-insensitive. RET and retired are retirements (DNF); DQ is a disqualification (DSQ). */
-const STATUS_WORDS: Readonly<Record<string, OutStatus>> = {
-	dnf: 'DNF',
-	ret: 'DNF',
-	retired: 'DNF',
-	dns: 'DNS',
-	dsq: 'DSQ',
-	dq: 'DSQ',
-};
-
-function statusOf(word: string): OutStatus | undefined {
-	const key = word.toLowerCase();
-	return Object.hasOwn(STATUS_WORDS, key) ? STATUS_WORDS[key] : undefined;
-}
-
-/** A leading position: `1.`, `1)`, `1`, `#1`, `P1` (also `p1`, `P1.`), followed by a space or the end of the line. */
-const POSITION = /^(?:#|[Pp])?(\d+)[.)]?(?=\s|$)/u;
-/**
- * A token read as a time in text: `m:ss(.fff)`, `h:mm:ss(.fff)`, or seconds WITH a decimal point (`83.456`). Bare
- * integers are not times in text, so names like `Max 33` keep their number; the CSV time column accepts `83`.
- */
-const TIME_SHAPED = /^(?:\d+(?::\d+){1,2}(?:\.\d+)?|\d+\.\d+)$/u;
-/** A gap to the leader (`+1.234`, `+1:02.5`, `+1 lap`): not a finish time. */
-const GAP = /^\+\d/u;
-
 const EXAMPLE_LINE = '"1. Alice 1:23.456"';
 
-/** One racer as read from a line or row, before the scoreboard-wide checks. */
-interface Draft {
-	readonly line: number;
-	/** How many racer lines (good or bad) came before this one. */
-	readonly ordinal: number;
-	readonly player: string;
-	/** The position number as written, undefined when the line has none. */
-	readonly number: string | undefined;
-	readonly time: number | undefined;
-	readonly timeText: string | undefined;
-	readonly status: EntryStatus;
-}
-
-type LineReading = Omit<Draft, 'line' | 'ordinal'>;
-
 /**
- * Parse a pasted scoreboard (text or CSV, detected by a header line naming a `player` column). Never throws.
+ * Parse a pasted scoreboard (text or CSV, detected by a comma-separated header line naming the player's column).
+ * Never throws. Ambiguous readings are taken the sensible way and said in `warnings` (docs/scoreboard.md).
  *
  * Positions: a repeated number is a tie; numbers never go down, and a number can be at most one more than the
  * racers listed above it, so `1, 1, 3` (standard competition ranking) and `1, 1, 2` (dense ranking) are both read
@@ -132,8 +68,19 @@ export function parseScoreboard(text: string, options: ScoreboardOptions = {}): 
 		]);
 	}
 	const errors: ScoreboardError[] = [];
-	const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r\n|\r|\n/u);
-	stripCodeFences(lines, errors);
+	const warnings: string[] = [];
+	const pasted = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r\n|\r|\n/u);
+	stripCodeFences(pasted, errors);
+	const firstIndex = pasted.findIndex((content) => content.trim() !== '');
+	if (firstIndex === -1) {
+		if (errors.length > 0) return failure(errors);
+		return failure([
+			{ line: 1, message: `the scoreboard is empty: expected one racer per line, like ${EXAMPLE_LINE}` },
+		]);
+	}
+	const format: ScoreboardFormat = isCsvHeader(pasted[firstIndex]!) ? 'csv' : 'text';
+	// Issue 8 §2: a one-line paste (`;`-separated, or lost line breaks) becomes one line per racer first.
+	const lines = format === 'text' && errors.length === 0 ? unfoldOneLine(pasted, warnings) : pasted;
 	const tooLong = new Set<number>();
 	lines.forEach((content, i) => {
 		const length = [...content].length;
@@ -145,23 +92,20 @@ export function parseScoreboard(text: string, options: ScoreboardOptions = {}): 
 			});
 		}
 	});
-	const firstIndex = lines.findIndex((content) => content.trim() !== '');
-	if (firstIndex === -1) {
-		if (errors.length > 0) return failure(errors);
-		return failure([
-			{ line: 1, message: `the scoreboard is empty: expected one racer per line, like ${EXAMPLE_LINE}` },
-		]);
-	}
-	const format: ScoreboardFormat = isCsvHeader(lines[firstIndex]!) ? 'csv' : 'text';
-	const drafts = format === 'csv' ? readCsvDrafts(lines, tooLong, errors) : readTextDrafts(lines, tooLong, errors);
+	const drafts =
+		format === 'csv'
+			? readCsvDrafts(lines, tooLong, errors, warnings)
+			: readTextDrafts(lines, tooLong, errors, warnings);
 	if (drafts === undefined) return failure(errors);
 	if (drafts.length === 0 && errors.length === 0) {
 		errors.push({
 			line: firstIndex + 1,
-			message: 'the CSV has a header but no racers: expected one row per racer below it',
+			message:
+				format === 'csv'
+					? 'the CSV has a header but no racers: expected one row per racer below it'
+					: `the scoreboard has a header row but no racers: expected one racer per line below it, like ${EXAMPLE_LINE}`,
 		});
 	}
-	const warnings: string[] = [];
 	const entries = validate(drafts, errors, warnings, options);
 	if (errors.length > 0) return failure(errors);
 	return { ok: true, format, entries, warnings };
@@ -210,267 +154,6 @@ function stripCodeFences(lines: string[], errors: ScoreboardError[]): void {
 			lines[i] = '';
 		}
 	});
-}
-
-/** A first line of comma-separated words (letters only), one of them `player`, is a CSV header. */
-function isCsvHeader(content: string): boolean {
-	if (!content.includes(',')) return false;
-	const fields = content.split(',').map((field) => field.trim().replace(/^"(.*)"$/u, '$1'));
-	return (
-		fields.every((field) => /^[A-Za-z_]+$/u.test(field)) && fields.some((field) => field.toLowerCase() === 'player')
-	);
-}
-
-function tooManyRacers(line: number): ScoreboardError {
-	const max = SCOREBOARD_LIMITS.maxRacers;
-	return { line, message: `too many racers: a race holds at most ${max}, and this is racer ${max + 1}` };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Text
-
-function readTextDrafts(lines: readonly string[], tooLong: ReadonlySet<number>, errors: ScoreboardError[]): Draft[] {
-	const drafts: Draft[] = [];
-	let ordinal = 0;
-	for (const [i, content] of lines.entries()) {
-		const line = i + 1;
-		if (content.trim() === '') continue;
-		if (ordinal === SCOREBOARD_LIMITS.maxRacers) {
-			errors.push(tooManyRacers(line));
-			break;
-		}
-		ordinal++;
-		if (tooLong.has(line)) continue;
-		const reading = readTextLine(content);
-		if (typeof reading === 'string') errors.push({ line, message: reading });
-		else drafts.push({ line, ordinal: ordinal - 1, ...reading });
-	}
-	return drafts;
-}
-
-/** Read `[position] name [time] [status]` (time and status in either order), or say what is wrong. */
-function readTextLine(content: string): LineReading | string {
-	const bad = forbiddenCharacter(content);
-	if (bad !== undefined) {
-		return `the line contains the character ${codePointLabel(bad)}: control and invisible formatting characters are not allowed`;
-	}
-	let rest = content.replace(/\s+/gu, ' ').trim();
-	let number: string | undefined;
-	const match = POSITION.exec(rest);
-	if (match) {
-		number = match[1]!;
-		rest = rest.slice(match[0].length).trim();
-		if (rest === '') {
-			return `expected a player name after position "${match[0]}" (put a name made of digits in quotes: "42")`;
-		}
-	}
-	let quoted: string | undefined;
-	let tokens: string[];
-	if (rest.startsWith('"')) {
-		const reading = readQuotedName(rest);
-		if (typeof reading === 'string') return reading;
-		quoted = reading.name;
-		if (reading.after !== '' && !reading.after.startsWith(' ')) {
-			return `expected a space after the quoted name "${quoted}", found "${reading.after}"`;
-		}
-		tokens = reading.after.trim() === '' ? [] : reading.after.trim().split(' ');
-	} else {
-		tokens = rest.split(' ');
-	}
-	// Time and status: the last one or two tokens, in either order.
-	let time: number | undefined;
-	let timeText: string | undefined;
-	let status: OutStatus | undefined;
-	let statusText: string | undefined;
-	while (tokens.length > 0) {
-		const token = tokens.at(-1)!;
-		const word = statusOf(token);
-		if (word !== undefined) {
-			if (status !== undefined) return `two statuses, "${token}" and "${statusText}": expected at most one`;
-			status = word;
-			statusText = token;
-		} else if (GAP.test(token)) {
-			return gapMessage(token);
-		} else if (TIME_SHAPED.test(token)) {
-			if (time !== undefined) return `two times, "${token}" and "${timeText}": expected at most one`;
-			const reading = readTime(token);
-			if (typeof reading === 'string') return reading;
-			time = reading;
-			timeText = token;
-		} else {
-			break;
-		}
-		tokens.pop();
-	}
-	if (quoted !== undefined && tokens.length > 0) {
-		return `unexpected "${tokens.join(' ')}" after the quoted name "${quoted}": expected a time, a status or nothing`;
-	}
-	if (quoted === undefined) {
-		if (tokens.length === 0) {
-			const seen = statusText ?? timeText ?? '';
-			return `expected a player name before "${seen}" (put a name that looks like a time or a status in quotes: "${seen}")`;
-		}
-		for (const [i, token] of tokens.entries()) {
-			if (GAP.test(token)) return gapMessage(token);
-			const kind = TIME_SHAPED.test(token) ? 'time' : statusOf(token) !== undefined ? 'status' : undefined;
-			if (kind !== undefined) {
-				return (
-					`"${token}" looks like a ${kind} but "${tokens.slice(i + 1).join(' ')}" follows it: expected ` +
-					`the name first, then the time and the status (put a name that contains one in quotes)`
-				);
-			}
-		}
-	}
-	const name = quoted ?? tokens.join(' ');
-	const problem = nameProblem(name);
-	if (problem !== undefined) return problem;
-	return { player: normalizeName(name), number, time, timeText, status: status ?? 'finished' };
-}
-
-/** `"name"` at the start of `rest`, with `""` for a quote inside the name. */
-function readQuotedName(rest: string): { name: string; after: string } | string {
-	let name = '';
-	for (let i = 1; i < rest.length; i++) {
-		const char = rest[i]!;
-		if (char !== '"') {
-			name += char;
-		} else if (rest[i + 1] === '"') {
-			name += '"';
-			i++;
-		} else {
-			return { name, after: rest.slice(i + 1) };
-		}
-	}
-	return 'unterminated quoted name: expected a closing " after the name (write "" for a quote inside it)';
-}
-
-function gapMessage(token: string): string {
-	return (
-		`"${token}" is a gap to the leader, not a finish time: give the racer's own time ` +
-		`(like 1:24.690) or leave the time out`
-	);
-}
-
-function readTime(token: string): number | string {
-	const time = parseTime(token);
-	if (time === undefined) {
-		return `"${token}" is not a valid time: expected m:ss.fff, h:mm:ss.fff or seconds with a decimal point (83.456)`;
-	}
-	return timeInRange(token, time);
-}
-
-function timeInRange(token: string, time: number): number | string {
-	if (time < SCOREBOARD_LIMITS.minTime) return `the time "${token}" is too short: expected at least 0.001 seconds`;
-	if (time >= SCOREBOARD_LIMITS.maxTime) return `the time "${token}" is 100 hours or more: expected a finish time`;
-	return time;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// CSV
-
-const CSV_COLUMNS = ['player', 'position', 'time', 'status'] as const;
-type CsvColumn = (typeof CSV_COLUMNS)[number];
-
-/** Rows of a scoreboard CSV; undefined when the header or the CSV syntax is broken (errors say why). */
-function readCsvDrafts(
-	lines: readonly string[],
-	tooLong: ReadonlySet<number>,
-	errors: ScoreboardError[],
-): Draft[] | undefined {
-	let rows;
-	try {
-		rows = readCsv(lines.join('\n'));
-	} catch (error) {
-		if (!(error instanceof CsvError)) throw error;
-		errors.push({ line: error.line, message: `CSV: ${error.what}` });
-		return undefined;
-	}
-	const header = rows[0]!;
-	const index = new Map<CsvColumn, number>();
-	const names = header.fields.map((field) => field.trim().toLowerCase());
-	if (names.includes('race') || names.includes('date')) {
-		errors.push({
-			line: header.line,
-			message:
-				'this looks like a league history (race and date columns): /race submit takes one race with the ' +
-				'columns player, position, time, status; import a history with /league import',
-		});
-		return undefined;
-	}
-	for (const [i, name] of names.entries()) {
-		if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
-			errors.push({
-				line: header.line,
-				message: `unknown column "${header.fields[i]!.trim()}": expected the columns ${CSV_COLUMNS.join(', ')}`,
-			});
-		} else if (index.has(name as CsvColumn)) {
-			errors.push({ line: header.line, message: `the column "${name}" appears twice` });
-		} else {
-			index.set(name as CsvColumn, i);
-		}
-	}
-	if (!index.has('position')) {
-		errors.push({
-			line: header.line,
-			message: 'the header has no "position" column: expected player,position (and optionally time,status)',
-		});
-	}
-	if (errors.some((error) => error.line === header.line)) return undefined;
-
-	const drafts: Draft[] = [];
-	let ordinal = 0;
-	for (const { line, fields } of rows.slice(1)) {
-		if (fields.every((field) => field.trim() === '')) continue; // a spreadsheet's empty row: ,,,
-		if (ordinal === SCOREBOARD_LIMITS.maxRacers) {
-			errors.push(tooManyRacers(line));
-			break;
-		}
-		ordinal++;
-		if (tooLong.has(line)) continue;
-		if (fields.length !== header.fields.length) {
-			errors.push({
-				line,
-				message: `expected ${header.fields.length} fields as in the header (${names.join(',')}), found ${fields.length}`,
-			});
-			continue;
-		}
-		const cell = (column: CsvColumn): string => {
-			const i = index.get(column);
-			return i === undefined ? '' : fields[i]!.trim();
-		};
-		const reading = readCsvRow(fields[index.get('player')!]!, cell('position'), cell('time'), cell('status'));
-		if (typeof reading === 'string') errors.push({ line, message: reading });
-		else drafts.push({ line, ordinal: ordinal - 1, ...reading });
-	}
-	return drafts;
-}
-
-function readCsvRow(rawPlayer: string, position: string, timeText: string, statusText: string): LineReading | string {
-	const problem = nameProblem(rawPlayer);
-	if (problem !== undefined) return problem;
-	if (position !== '' && !/^\d+$/u.test(position)) {
-		return `position must be a whole number (or empty for the order given), got "${position}"`;
-	}
-	let time: number | undefined;
-	if (timeText !== '') {
-		if (GAP.test(timeText)) return gapMessage(timeText);
-		const parsed = parseTime(timeText);
-		if (parsed === undefined) return `time must be seconds, m:ss.fff or h:mm:ss.fff, got "${timeText}"`;
-		const checked = timeInRange(timeText, parsed);
-		if (typeof checked === 'string') return checked;
-		time = checked;
-	}
-	const status = statusText === '' || statusText.toLowerCase() === 'finished' ? 'finished' : statusOf(statusText);
-	if (status === undefined) {
-		return `status must be empty, DNF, DNS or DSQ (or RET, retired, DQ), got "${statusText}"`;
-	}
-	return {
-		player: normalizeName(rawPlayer),
-		number: position === '' ? undefined : position,
-		time,
-		timeText: timeText === '' ? undefined : timeText,
-		status,
-	};
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -579,6 +262,7 @@ function validate(
 			message: 'no racer to rate: every racer is DNS or DSQ; expected at least one finisher or DNF',
 		});
 	}
+	const times = resolveGaps(finishers, errors, warnings);
 	if (errors.length > 0) return [];
 
 	// Warnings: a finisher faster than someone placed ahead of them; a new name close to a known player.
@@ -588,39 +272,105 @@ function validate(
 		const position = positions.get(draft)!;
 		if (group.length > 0 && positions.get(group[0]!) !== position) {
 			for (const ahead of group) {
-				if (ahead.time !== undefined && (slowestAhead?.time === undefined || ahead.time > slowestAhead.time)) {
+				if (
+					times.has(ahead) &&
+					(slowestAhead === undefined || times.get(ahead)!.time > times.get(slowestAhead)!.time)
+				) {
 					slowestAhead = ahead;
 				}
 			}
 			group = [];
 		}
 		group.push(draft);
-		if (draft.time !== undefined && slowestAhead?.time !== undefined && draft.time < slowestAhead.time) {
+		const time = times.get(draft);
+		const aheadTime = slowestAhead === undefined ? undefined : times.get(slowestAhead);
+		if (time !== undefined && aheadTime !== undefined && time.time < aheadTime.time) {
 			warnings.push(
-				`line ${draft.line}: ${draft.player}'s time ${draft.timeText} is faster than ${slowestAhead.timeText} ` +
-					`of ${slowestAhead.player} (line ${slowestAhead.line}), who is placed ahead: check the order`,
+				`line ${draft.line}: ${draft.player}'s time ${time.text} is faster than ${aheadTime.text} ` +
+					`of ${slowestAhead!.player} (line ${slowestAhead!.line}), who is placed ahead: check the order`,
 			);
 		}
 	}
-	if (options.knownPlayers !== undefined) {
-		const suggest = typoFinder(options.knownPlayers);
-		for (const draft of drafts) {
-			const suggestions = suggest(draft.player);
-			if (suggestions.length > 0) {
-				warnings.push(
-					`line ${draft.line}: "${draft.player}" is not a known player; did you mean ${suggestions.map((name) => `"${name}"`).join(' or ')}?`,
-				);
-			}
+	const suggest = typoFinder(options.knownPlayers ?? []);
+	for (const draft of drafts) {
+		const suggestions = suggest(draft.player);
+		if (suggestions.length === 0 && draft.numberInName === true) {
+			const number = draft.player.split(' ').at(-1)!;
+			warnings.push(
+				`line ${draft.line}: "${draft.player}" is read as a name that ends in a number; if ${number} is points ` +
+					`or laps, not part of the name, leave it out (or give every racer that column)`,
+			);
+		}
+		if (suggestions.length > 0) {
+			const note = typoNote(draft.player, suggestions[0]!);
+			warnings.push(
+				`line ${draft.line}: "${draft.player}" is not a known player; did you mean ${suggestions.map((name) => `"${name}"`).join(' or ')}?` +
+					(note === undefined ? '' : ` (${note})`),
+			);
 		}
 	}
 
 	const toEntry = (draft: Draft): RaceEntry => ({
 		player: draft.player,
 		position: positions.get(draft)!,
-		...(draft.time !== undefined && { time: draft.time }),
+		...((times.get(draft)?.time ?? draft.time) !== undefined && { time: times.get(draft)?.time ?? draft.time }),
 		status: draft.status,
 	});
 	return [...finishers.map(toEntry), ...others.map(toEntry)];
+}
+
+/**
+ * Finish times of the finishers: their own, or the leader's time plus their gap (`+0.556`; issue 8 §2). A gap in
+ * laps gives no time. Without a leader's time, gaps give the order only (a warning says so); a gap on the leader
+ * (other than +0) is an error, as there is nobody ahead to be behind.
+ */
+function resolveGaps(
+	finishers: readonly Draft[],
+	errors: ScoreboardError[],
+	warnings: string[],
+): Map<Draft, { time: number; text: string }> {
+	const times = new Map<Draft, { time: number; text: string }>();
+	for (const draft of finishers) {
+		if (draft.time !== undefined)
+			times.set(draft, { time: draft.time, text: draft.timeText ?? formatTime(draft.time) });
+	}
+	const leader = finishers[0];
+	if (leader === undefined) return times;
+	const gapped = finishers.filter((draft) => draft.time === undefined && draft.gap !== undefined);
+	const leaderGap = leader.time === undefined ? leader.gap : undefined;
+	if (leaderGap !== undefined && !('seconds' in leaderGap && Number(leaderGap.seconds) === 0)) {
+		errors.push({ line: leader.line, message: gapMessage(leaderGap.text) });
+		return times;
+	}
+	const followers = gapped.filter((draft) => draft !== leader);
+	if (leader.time === undefined || leader.timeText === undefined) {
+		if (followers.length > 0) {
+			warnings.push(
+				`line ${followers[0]!.line}: the leader (line ${leader.line}) has no time, so the gaps ` +
+					`(${followers
+						.slice(0, 3)
+						.map((draft) => draft.gap!.text)
+						.join(', ')}${followers.length > 3 ? ', …' : ''}) give the order only, no times`,
+			);
+		}
+		return times;
+	}
+	for (const draft of followers) {
+		const gap = draft.gap!;
+		if (!('seconds' in gap)) continue; // laps behind: no time
+		const time = addGap(leader.time, leader.timeText, gap.seconds);
+		const checked = timeInRange(`${leader.timeText} ${gap.text}`, time);
+		if (typeof checked === 'string') errors.push({ line: draft.line, message: checked });
+		else times.set(draft, { time, text: `${formatTime(time)} (${gap.text})` });
+	}
+	return times;
+}
+
+function gapMessage(token: string): string {
+	return (
+		`"${token}" is a gap to the leader, not a finish time: give the racer's own time ` +
+		`(like 1:24.690) or leave the time out`
+	);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -647,10 +397,7 @@ export function formatScoreboard(entries: readonly RaceEntry[]): string {
 }
 
 function formatName(name: string): string {
-	const ambiguous =
-		name.startsWith('"') ||
-		name.split(' ').some((token) => statusOf(token) !== undefined || GAP.test(token) || TIME_SHAPED.test(token));
-	return ambiguous ? `"${name.replaceAll('"', '""')}"` : name;
+	return needsQuotes(name) ? `"${name.replaceAll('"', '""')}"` : name;
 }
 
 /**
@@ -670,5 +417,5 @@ export function formatTime(seconds: number): string {
 	}
 	const plain = String(seconds);
 	candidates.push(plain.includes('.') ? plain : `${plain}.0`);
-	return candidates.find((text) => TIME_SHAPED.test(text) && parseTime(text) === seconds) ?? plain;
+	return candidates.find((text) => TIME_SHAPED.test(text) && readSeconds(text) === seconds) ?? plain;
 }

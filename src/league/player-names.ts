@@ -127,16 +127,23 @@ export function typoFinder(knownNames: readonly string[]): (name: string) => str
 		exact.add(name);
 		known.push({ name, chars: [...name.toLowerCase()] });
 	}
+	const byKey = new Map(known.map((candidate) => [candidate.chars.join(''), candidate.name]));
 	return (raw) => {
 		const name = normalizeName(raw);
 		if (exact.has(name)) return [];
 		const chars = [...name.toLowerCase()];
-		const found: { name: string; distance: number }[] = [];
+		// Issue 8 §2: a known name plus an extra word (`Alice 82`, `Alice -`) or an invisible character comes first.
+		const found: { name: string; distance: number }[] = coreKeys(name).flatMap((key) => {
+			const match = byKey.get(key);
+			return match === undefined ? [] : [{ name: match, distance: -1 }];
+		});
 		for (const candidate of known) {
 			const threshold = typoThreshold(Math.min(chars.length, candidate.chars.length));
 			if (Math.abs(chars.length - candidate.chars.length) > threshold) continue; // distance ≥ length difference
 			const distance = distanceOf(chars, candidate.chars, threshold);
-			if (distance <= threshold) found.push({ name: candidate.name, distance });
+			if (distance <= threshold && !found.some((entry) => entry.name === candidate.name)) {
+				found.push({ name: candidate.name, distance });
+			}
 		}
 		found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 		return found.slice(0, 3).map((entry) => entry.name);
@@ -146,4 +153,45 @@ export function typoFinder(knownNames: readonly string[]): (name: string) => str
 /** typoFinder(knownNames)(name), for a single look-up. */
 export function looksLikeTypo(name: string, knownNames: readonly string[]): string[] {
 	return typoFinder(knownNames)(name);
+}
+
+/**
+ * Characters that show nothing yet are allowed in names (FORBIDDEN refuses the worst): soft hyphen, combining
+ * grapheme joiner, Mongolian vowel separator, zero-width non-joiner and joiner, invisible operators, Hangul fillers,
+ * Khmer inherent vowels, variation selectors. A known name with one of these added looks identical on screen.
+ */
+const INVISIBLE =
+	/\u00AD|\u034F|\u115F|\u1160|\u17B4|\u17B5|\u180E|\u200C|\u200D|[\u2061-\u2064]|\u3164|[\uFE00-\uFE0F]/gu;
+
+/** Lowercased keys a name may be a known name under: without invisible characters, without its last or first word. */
+function coreKeys(name: string): string[] {
+	const keys: string[] = [];
+	const visible = name.replace(INVISIBLE, '');
+	if (visible !== name && visible !== '') keys.push(visible.toLowerCase());
+	const words = name.split(' ');
+	if (words.length >= 2) {
+		keys.push(words.slice(0, -1).join(' ').toLowerCase(), words.slice(1).join(' ').toLowerCase());
+	}
+	return keys;
+}
+
+/**
+ * Why `name` looks like the known player `known`, when it is more than a spelling slip: an invisible character
+ * (`the name has the invisible character U+200D`) or an extra word (`"82" looks like an extra column …`).
+ */
+export function typoNote(name: string, known: string): string | undefined {
+	const normal = normalizeName(name);
+	const key = normalizeName(known).toLowerCase();
+	const invisible = normal.match(INVISIBLE);
+	if (invisible !== null && normal.replace(INVISIBLE, '').toLowerCase() === key) {
+		return `the name has the invisible character ${codePointLabel(invisible[0])}`;
+	}
+	const words = normal.split(' ');
+	if (words.length >= 2 && words.slice(0, -1).join(' ').toLowerCase() === key) {
+		return `"${words.at(-1)}" looks like an extra column or a stray mark, not part of the name`;
+	}
+	if (words.length >= 2 && words.slice(1).join(' ').toLowerCase() === key) {
+		return `"${words[0]}" looks like an extra column or a stray mark, not part of the name`;
+	}
+	return undefined;
 }

@@ -222,6 +222,316 @@ describe('parseScoreboard: CSV', () => {
 	});
 });
 
+/** Entries as `position player time status` strings, for compact expectations. */
+const summary = (text: string, options?: ScoreboardOptions): string[] =>
+	ok(text, options).entries.map((e) => [e.position, e.player, e.time ?? '-', e.status].join(' '));
+
+describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
+	it('reads ordinals 1st 2nd 3rd 4th, a repeated ordinal as a tie, and French, Spanish and tie marks', () => {
+		expect(summary(lines('1st Alice 1:01.500', '2nd Bob 1:02.000', '2nd Carol 1:02.000', '4th Dave DNF'))).toEqual([
+			'1 Alice 61.5 finished',
+			'2 Bob 62 finished',
+			'2 Carol 62 finished',
+			'4 Dave - DNF',
+		]);
+		expect(summary(lines('1er Alice', '2e Bob', '3ème Carol', '4º Dave', '=4 Eve', '6° Finn', '7th Gus'))).toEqual([
+			'1 Alice - finished',
+			'2 Bob - finished',
+			'3 Carol - finished',
+			'4 Dave - finished',
+			'4 Eve - finished',
+			'6 Finn - finished',
+			'7 Gus - finished',
+		]);
+	});
+
+	it('reads " - ", tabs and " | " as separators, but keeps a leading dash and ||spoiler|| in names', () => {
+		const expected = ['1 Alice 62.345 finished', '2 Bob Smith 63 finished'];
+		expect(summary(lines('1) Alice - 1:02.345', '2) Bob Smith - 1:03.000'))).toEqual(expected);
+		expect(summary(lines('1 - Alice - 1:02.345', '2 - Bob Smith - 1:03.000'))).toEqual(expected);
+		expect(summary(lines('1\tAlice\t1:02.345', '2\tBob Smith\t1:03.000'))).toEqual(expected);
+		expect(summary(lines('P1 | Alice | 1:02.345', 'P2 | Bob Smith | 1:03.000'))).toEqual(expected);
+		expect(summary(lines('| 1 | Alice | 1:02.345 |', '| 2 | Bob Smith | 1:03.000 |'))).toEqual(expected);
+		expect(summary(lines('- Alice', '||spoiler||', 'Jean - Luc 1:00.0'))).toEqual([
+			'1 - Alice - finished',
+			'2 ||spoiler|| - finished',
+			'3 Jean - Luc 60 finished',
+		]);
+	});
+
+	it('reads ";" between cells on multi-line pastes (a CSV export where the comma is the decimal mark)', () => {
+		expect(
+			summary(lines('Pos;Fahrer;Zeit;Punkte', '1;Lena;1:02,345;25', '2;"Marek; Jr";1:03,000;18', '3;Nils;DNF;0')),
+		).toEqual(['1 Lena 62.345 finished', '2 Marek; Jr 63 finished', '3 Nils - DNF']);
+	});
+
+	it('reads comma decimals in times', () => {
+		expect(summary(lines('1. Alice 1:02,345', '2. Bob 63,5', '3. Carol 1:02:03,25'))).toEqual([
+			'1 Alice 62.345 finished',
+			'2 Bob 63.5 finished',
+			'3 Carol 3723.25 finished',
+		]);
+	});
+
+	it('turns the leader time plus gaps into times, exactly as the decimal sum reads', () => {
+		const { entries, warnings } = ok(
+			lines(
+				'P1 Alice 1:23.456',
+				'P2 Bob +0.556',
+				'P3 Carol +1:02,5',
+				'P4 Dave 2:40.000',
+				'P5 Eve +1 lap',
+				'P6 Finn +2L',
+			),
+		);
+		expect(entries.map((e) => [e.player, e.time])).toEqual([
+			['Alice', 83.456],
+			['Bob', 84.012], // 83.456 + 0.556: the double nearest 84.012 (83.456 + 0.556 in doubles is 84.01200000000001)
+			['Carol', 145.956],
+			['Dave', 160],
+			['Eve', undefined],
+			['Finn', undefined],
+		]);
+		expect(warnings).toEqual([]);
+	});
+
+	it('reads gaps alone as the order only, and says so', () => {
+		const { entries, warnings } = ok(lines('P1 Alice', 'P2 Bob +0.556', 'P3 Carol +1.2'));
+		expect(entries.map((e) => [e.position, e.player, e.time])).toEqual([
+			[1, 'Alice', undefined],
+			[2, 'Bob', undefined],
+			[3, 'Carol', undefined],
+		]);
+		expect(warnings).toEqual([
+			'line 2: the leader (line 1) has no time, so the gaps (+0.556, +1.2) give the order only, no times',
+		]);
+	});
+
+	it('reads a number after every name as a points column, and says so', () => {
+		const { entries, warnings } = ok(lines('1. Alice 1:02.3 25', '2. Bob 1:03.0 18', '3. Carol DNF'));
+		expect(entries.map((e) => [e.player, e.time, e.status])).toEqual([
+			['Alice', 62.3, 'finished'],
+			['Bob', 63, 'finished'],
+			['Carol', undefined, 'DNF'],
+		]);
+		expect(warnings).toEqual([
+			'line 1: the number after each name ("25" on line 1, "18" on line 2) is read as a points or laps column, not as part of the name: put a name that ends in a number in quotes ("Max 33")',
+		]);
+		expect(summary(lines('Alice 82', 'Bob 75', '"Max 33" 60'))).toEqual([
+			'1 Alice - finished',
+			'2 Bob - finished',
+			'3 Max 33 - finished',
+		]);
+	});
+
+	it('keeps a number in the name when other lines have none, and says so', () => {
+		const { entries, warnings } = ok(lines('1. Alice 1:23.456', '2. Max 33', '3. Bob 1:30.0'));
+		expect(entries.map((e) => e.player)).toEqual(['Alice', 'Max 33', 'Bob']);
+		expect(warnings).toEqual([
+			'line 2: "Max 33" is read as a name that ends in a number; if 33 is points or laps, not part of the name, leave it out (or give every racer that column)',
+		]);
+	});
+
+	it('reads numbers in a cell of their own, or with a unit, as columns without a warning', () => {
+		for (const text of [
+			lines('1\tAlice\t1:02.3\t25', '2\tBob\t1:03.0\t18'),
+			lines('P1 | Alice | 25', 'P2 | Bob | 18'),
+			lines('1. Alice 1:02.3 25 pts', '2. Bob 1:03.0 18pts'),
+			lines('1. Alice 23 laps', '2. Bob 22 laps'),
+		]) {
+			const { entries, warnings } = ok(text);
+			expect(entries.map((e) => e.player)).toEqual(['Alice', 'Bob']);
+			expect(warnings).toEqual([]);
+		}
+	});
+
+	it('reads seconds written with an s, and a status in the position column', () => {
+		expect(summary(lines('1. Alice 62.345s', '2. Bob +0.5s', 'DNF - Carol', 'DSQ | Dave'))).toEqual([
+			'1 Alice 62.345 finished',
+			'2 Bob 62.845 finished',
+			'3 Carol - DNF',
+			'4 Dave - DSQ',
+		]);
+	});
+
+	it('reads a header row of common column names in several languages', () => {
+		const rows = (header: string): string => lines(header, '1.\tAlice\t1:02,345', '2.\tBob Smith\t1:03,000');
+		for (const header of [
+			'Pos\tDriver\tTime',
+			'Position\tName\tTotal',
+			'P\tRacer\tTime',
+			'#\tPlayer\tTime',
+			'Pos.\tFahrer\tZeit',
+			'Pos.\tPilote\tTemps',
+			'Pos.\tPiloto\tTiempo',
+			'Pos.\tPilota\tTempo',
+			'Hely\tVersenyző\tIdő',
+		]) {
+			expect(summary(rows(header)), header).toEqual(['1 Alice 62.345 finished', '2 Bob Smith 63 finished']);
+		}
+	});
+
+	it('reads the cells of a tab or | header by their names: gap, status, points, unknown columns, DNF as position', () => {
+		const text = lines(
+			'Pos\tNo.\tDriver\tCar\tLaps\tTime\tGap\tBest Lap\tPts',
+			'1\t7\tAlice\tKart A\t12\t10:02.345\t\t0:48.100\t25',
+			'2\t33\tMax 33\tKart B\t12\t\t+1.5\t0:48.900\t18',
+			'3\t4\tBob\tKart C\t11\t\t+1 Lap\t0:49.000\t15',
+			'DNF\t9\tCarol\tKart D\t5\t\t\t0:50.000\t0',
+		);
+		const { entries, warnings } = ok(text);
+		expect(entries.map((e) => [e.position, e.player, e.time, e.status])).toEqual([
+			[1, 'Alice', 602.345, 'finished'],
+			[2, 'Max 33', 603.845, 'finished'],
+			[3, 'Bob', undefined, 'finished'],
+			[4, 'Carol', undefined, 'DNF'],
+		]);
+		expect(warnings).toEqual([]);
+		expect(
+			summary(
+				lines(
+					'| Pos | Driver | Time | Pts |',
+					'|---|---|---|---|',
+					'| 1 | Alice | 1:02.3 | 25 |',
+					'| 2 | Bob | 1:03.0 | 18 |',
+				),
+			),
+		).toEqual(['1 Alice 62.3 finished', '2 Bob 63 finished']);
+	});
+
+	it('reads a space-separated header for its number columns', () => {
+		const { entries, warnings } = ok(lines('Pos Fahrer Zeit Punkte', '1. Alice 1:02,3 25', '2. Bob Smith 1:03,0 18'));
+		expect(entries.map((e) => [e.player, e.time])).toEqual([
+			['Alice', 62.3],
+			['Bob Smith', 63],
+		]);
+		expect(warnings).toEqual([]);
+	});
+
+	it('reads the first cell with a word as the name and says which cells it left out', () => {
+		const { entries, warnings } = ok(lines('1\t44\tAlice\tFerrari\t1:02.3', '2\t7\tBob\tMcLaren\t1:03.0'));
+		expect(entries.map((e) => [e.player, e.time])).toEqual([
+			['Alice', 62.3],
+			['Bob', 63],
+		]);
+		expect(warnings).toEqual([
+			'line 1: the first cell with a word in it is read as the name, and the other cells are left out: "44" on line 1, "Ferrari" on line 1, "7" on line 2 and 1 more',
+		]);
+	});
+
+	it('drops a title line above numbered racers, with a warning', () => {
+		const { entries, warnings } = ok(lines('RACE RESULTS', '1st Alice 2:01.345', '2nd Bob 2:03.120'));
+		expect(entries.map((e) => [e.position, e.player])).toEqual([
+			[1, 'Alice'],
+			[2, 'Bob'],
+		]);
+		expect(warnings).toEqual([
+			'line 1: "RACE RESULTS" is read as a title, not a racer (the racers below it are numbered)',
+		]);
+	});
+
+	it('keeps an unnumbered first line above "2." as a racer: a winner left unnumbered is an error, not a title', () => {
+		expect(errorsOf(lines('Alice', '2. Bob', '3. Carol'))[0]).toBe(
+			'2: unexpected position 2: line 1 has none, so number every finisher or none (without numbers the order of the lines is the finishing order)',
+		);
+	});
+
+	it('splits a one-line paste before each position, numbering racers as lines, with a warning', () => {
+		const { entries, warnings } = ok('1. Alice 1:01.5 2. Bob 1:02.3 2. Carol 1:02.3 4. Dave DNF');
+		expect(entries.map((e) => [e.position, e.player, e.time ?? null, e.status])).toEqual([
+			[1, 'Alice', 61.5, 'finished'],
+			[2, 'Bob', 62.3, 'finished'],
+			[2, 'Carol', 62.3, 'finished'],
+			[4, 'Dave', null, 'DNF'],
+		]);
+		expect(warnings).toEqual([
+			'line 1: one line holds 4 racers, read as split before each position ("1.", "2.", "2.", "4."); "line N" below is the Nth racer: check the order, or put one racer per line',
+		]);
+		expect(errorsOf('1. Alice 2. Bob 2. alice')).toEqual([
+			'3: "alice" is entered twice: on line 1 as "Alice" and here (names ignore case)',
+		]);
+	});
+
+	it('reads racers separated by ";" on one line, as /race submit does', () => {
+		expect(summary('1. Alice 1:23.4; 2. Bob 1:24.0;3. "Semi; Colon"')).toEqual([
+			'1 Alice 83.4 finished',
+			'2 Bob 84 finished',
+			'3 Semi; Colon - finished',
+		]);
+	});
+
+	it('says how to separate racers when a one-line paste cannot be split', () => {
+		const message =
+			'1: this line seems to hold several racers: put one racer per line, or separate racers with ";" (1. Alice 1:01.5; 2. Bob 1:02.3)';
+		expect(errorsOf('Alice 1:01.5 Bob 1:02.3 Carol DNF')).toEqual([message]);
+		expect(errorsOf('1. Alice 1:01.5 5. Bob 1:02.3')).toEqual([message]);
+	});
+
+	it('flags a known player plus an extra word, or with an invisible character, naming the known player', () => {
+		const knownPlayers = ['Alice', 'Bob'];
+		expect(ok('Alice 82', { knownPlayers }).warnings).toEqual([
+			'line 1: "Alice 82" is not a known player; did you mean "Alice"? ("82" looks like an extra column or a stray mark, not part of the name)',
+		]);
+		expect(ok(lines('"Alice -"', 'Bob'), { knownPlayers }).warnings).toEqual([
+			'line 1: "Alice -" is not a known player; did you mean "Alice"? ("-" looks like an extra column or a stray mark, not part of the name)',
+		]);
+		expect(ok(lines('player,position', 'Alice -,1', 'Bob,2'), { knownPlayers }).warnings).toEqual([
+			'line 2: "Alice -" is not a known player; did you mean "Alice"? ("-" looks like an extra column or a stray mark, not part of the name)',
+		]);
+		expect(ok(lines('Bob\u200D', 'Al\u00ADice'), { knownPlayers }).warnings).toEqual([
+			'line 1: "Bob\u200D" is not a known player; did you mean "Bob"? (the name has the invisible character U+200D)',
+			'line 2: "Al\u00ADice" is not a known player; did you mean "Alice"? (the name has the invisible character U+00AD)',
+		]);
+		// With no extra word, a plain dash after the name is an empty cell: the known player, no warning.
+		expect(ok(lines('Alice -', 'Bob'), { knownPlayers })).toMatchObject({ warnings: [] });
+	});
+});
+
+describe('parseScoreboard: CSV exports (issue 8 §2)', () => {
+	it('reads Pos/Driver/Time/Gap columns, ignores laps, car and best lap, takes DNF from the position column', () => {
+		const text = lines(
+			'Pos,Driver,Car,Laps,Time,Gap,Best Lap',
+			'1,Alice,Kart A,12,10:02.345,,0:48.100',
+			'2,Bob,Kart B,12,,+1.5,0:48.900',
+			'3,Carol,Kart C,11,,1 lap,0:49.000',
+			'4,Eve,Kart E,12,"10:09,5",,0:49.500',
+			'DNF,Dave,Kart D,5,,,0:50.000',
+		);
+		const { entries, warnings } = ok(text);
+		expect(entries.map((e) => [e.position, e.player, e.time, e.status])).toEqual([
+			[1, 'Alice', 602.345, 'finished'],
+			[2, 'Bob', 603.845, 'finished'],
+			[3, 'Carol', undefined, 'finished'],
+			[4, 'Eve', 609.5, 'finished'],
+			[5, 'Dave', undefined, 'DNF'],
+		]);
+		expect(warnings).toEqual([]);
+	});
+
+	it('reads an unknown column with a warning (it was an error before issue 8)', () => {
+		expect(ok(lines('player,position,colour', 'Alice,1,Red'))).toMatchObject({
+			entries: [{ player: 'Alice', position: 1, status: 'finished' }],
+			warnings: [
+				'line 1: the column "colour" is not read: pitwall reads player (or driver, name), position, time, gap and status',
+			],
+		});
+	});
+
+	it('reads ordinals in the position column', () => {
+		expect(summary(lines('Position,Name', '1st,Alice', 'P2,Bob', '2.,Carol'))).toEqual([
+			'1 Alice - finished',
+			'2 Bob - finished',
+			'2 Carol - finished',
+		]);
+	});
+
+	it('refuses two columns that both give the player', () => {
+		expect(errorsOf(lines('Pos,Driver,Name', '1,Alice,A'))).toEqual([
+			'1: the columns "Driver" and "Name" both give the player: keep one',
+		]);
+	});
+});
+
 describe('parseScoreboard: every bad input, with its line and message', () => {
 	it.each<[string, string, string[]]>([
 		['empty input', '', ['1: the scoreboard is empty: expected one racer per line, like "1. Alice 1:23.456"']],
@@ -275,18 +585,19 @@ describe('parseScoreboard: every bad input, with its line and message', () => {
 				'1: expected a player name before "1:23.456" (put a name that looks like a time or a status in quotes: "1:23.456")',
 			],
 		],
+		// Issue 8 §2: gaps behind the leader are read now (see "pasted from anywhere"); only the leader cannot have one.
 		[
-			'a gap instead of a time',
-			lines('1. Alice 1:23.456', '2. Bob +1.234'),
+			'a gap on the leader',
+			lines('1. Alice +1.234', '2. Bob 1:23.456'),
 			[
-				'2: "+1.234" is a gap to the leader, not a finish time: give the racer\'s own time (like 1:24.690) or leave the time out',
+				'1: "+1.234" is a gap to the leader, not a finish time: give the racer\'s own time (like 1:24.690) or leave the time out',
 			],
 		],
 		[
-			'a gap in laps',
-			'2. Bob +1 lap',
+			'a gap in laps on the leader',
+			'1. Bob +1 lap',
 			[
-				'1: "+1" is a gap to the leader, not a finish time: give the racer\'s own time (like 1:24.690) or leave the time out',
+				'1: "+1 lap" is a gap to the leader, not a finish time: give the racer\'s own time (like 1:24.690) or leave the time out',
 			],
 		],
 		[
@@ -442,11 +753,6 @@ describe('parseScoreboard: bad CSV', () => {
 				'1: this looks like a league history (race and date columns): /race submit takes one race with the columns player, position, time, status; import a history with /league import',
 			],
 		],
-		[
-			'an unknown column',
-			lines('player,position,team', 'Alice,1,Red'),
-			['1: unknown column "team": expected the columns player, position, time, status'],
-		],
 		['a duplicate column', lines('player,position,Player', 'Alice,1,A'), ['1: the column "player" appears twice']],
 		[
 			'no position column',
@@ -466,8 +772,8 @@ describe('parseScoreboard: bad CSV', () => {
 		],
 		[
 			'a position that is not a whole number',
-			lines('player,position', 'Alice,1st'),
-			['2: position must be a whole number (or empty for the order given), got "1st"'],
+			lines('player,position', 'Alice,first'),
+			['2: position must be a whole number (or empty for the order given), got "first"'],
 		],
 		[
 			'an invalid time',
@@ -529,6 +835,20 @@ describe('formatScoreboard', () => {
 			'1. Alice 1:23.456\n1. "Max 4.5" 1:02:03.5\n3. """Q"" Bert" 7.25 DNF\n4. Eve DNS\n',
 		);
 		expect(entriesOf(formatScoreboard(entries))).toEqual([entries[1], entries[2], entries[3], entries[0]]);
+	});
+
+	it('quotes names that a pasted-form reading would change: numbers, dashes, ordinals, semicolons', () => {
+		const entries: RaceEntry[] = ['Max 33', '- Alice', 'Bob -', '2nd Carol', 'Dee; Eve', 'Finn 25pts', 'Gus |'].map(
+			(player, i) => ({ player, position: i + 1, status: 'finished' }),
+		);
+		expect(formatScoreboard(entries)).toBe(
+			'1. "Max 33"\n2. "- Alice"\n3. "Bob -"\n4. "2nd Carol"\n5. "Dee; Eve"\n6. "Finn 25pts"\n7. "Gus |"\n',
+		);
+		expect(entriesOf(formatScoreboard(entries))).toEqual(entries);
+		const dash: RaceEntry = { player: '-', position: 1, status: 'finished' }; // found by fuzzing: "1. "-"" kept its name
+		expect(entriesOf(formatScoreboard([dash]))).toEqual([dash]);
+		for (const entry of entries)
+			expect(entriesOf(formatScoreboard([{ ...entry, position: 1 }]))[0]!.player).toBe(entry.player);
 	});
 
 	it('formats any time in range so that it reads back to exactly the same number', () => {
@@ -708,6 +1028,69 @@ describe('parseScoreboard: properties', () => {
 					if (want === undefined) expect(entry.time).toBeUndefined();
 					else expect(Math.abs(entry.time! - want)).toBeLessThanOrEqual(want * 1e-15);
 				});
+				checkInvariants(result.entries);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	/** Issue 8 §2: boards written the ways results are pasted (ordinals, separators, comma decimals, points). */
+	const pastedBoardArb = fc.record({
+		racers: fc.uniqueArray(
+			fc.record({
+				name: nameArb,
+				ms: fc.option(fc.integer({ min: 1, max: 359_999_999 }), { nil: undefined }),
+				tie: fc.boolean(),
+				dnf: fc.boolean(),
+				points: fc.nat({ max: 99 }),
+			}),
+			{ minLength: 2, maxLength: 20, selector: (racer) => racer.name.toLowerCase() },
+		),
+		style: fc.constantFrom('1st', 'P1', '1)', '1.', '#1', '1º'),
+		separator: fc.constantFrom(' ', ' - ', '\t', ' | '),
+		comma: fc.boolean(),
+		points: fc.boolean(),
+	});
+	const ordinal = (n: number): string =>
+		`${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+
+	it('reads any board written in the pasted forms to the entries it describes', () => {
+		fc.assert(
+			fc.property(pastedBoardArb, (board) => {
+				const finishers = board.racers.filter((racer) => !racer.dnf);
+				const dnfs = board.racers.filter((racer) => racer.dnf);
+				if (finishers.length === 0) return;
+				const textLines: string[] = [];
+				const expected: RaceEntry[] = [];
+				let position = 0;
+				finishers.forEach((racer, i) => {
+					if (i === 0 || !racer.tie) position = i + 1;
+					const mark = board.style === '1st' ? ordinal(position) : board.style.replace('1', String(position));
+					const time = racer.ms === undefined ? undefined : formatTime(racer.ms / 1000);
+					const cells = [
+						mark,
+						racer.name,
+						...(time === undefined ? [] : [board.comma ? time.replace('.', ',') : time]),
+					];
+					if (board.points) cells.push(String(racer.points));
+					textLines.push(cells.join(board.separator));
+					expected.push({
+						player: racer.name,
+						position,
+						...(racer.ms !== undefined && { time: racer.ms / 1000 }),
+						status: 'finished',
+					});
+				});
+				dnfs.forEach((racer, i) => {
+					textLines.push([racer.name, 'DNF', ...(board.points ? [String(racer.points)] : [])].join(board.separator));
+					expected.push({ player: racer.name, position: finishers.length + i + 1, status: 'DNF' });
+				});
+				const result = parseScoreboard(textLines.join('\n'));
+				if (!result.ok) throw new Error(`${JSON.stringify(textLines)}: ${JSON.stringify(result.errors)}`);
+				expect(result.entries).toEqual(expected);
+				// A points column is ambiguous only where spaces separate it from the name (two or more lines).
+				const loose = board.points && (board.separator === ' ' || board.separator === ' - ');
+				expect(result.warnings.some((warning) => warning.includes('points or laps column'))).toBe(loose);
 				checkInvariants(result.entries);
 			}),
 			{ numRuns: 200 },

@@ -6,6 +6,7 @@ import {
 	nameKey,
 	nameProblem,
 	normalizeName,
+	typoNote,
 	typoThreshold,
 } from '../../src/league/player-names.js';
 
@@ -93,6 +94,22 @@ describe('looksLikeTypo', () => {
 
 	it('sorts by distance, then name, and returns at most 3', () => {
 		expect(looksLikeTypo('Maxx', ['Mary', 'Max', 'Maxi', 'Mack', 'Manx'])).toEqual(['Manx', 'Max', 'Maxi']);
+	});
+
+	it('names the known player in a known name plus an extra word, before nearer spellings (issue 8 §2)', () => {
+		expect(looksLikeTypo('Al 82', ['Al', 'Bo'])).toEqual(['Al']); // too short for an edit, but Al + "82"
+		expect(looksLikeTypo('Alice -', ['Alice', 'Alice B'])).toEqual(['Alice', 'Alice B']);
+		expect(looksLikeTypo('[RED] Jo', ['Jo'])).toEqual(['Jo']);
+		expect(looksLikeTypo('Jo Bloggs Smith', ['Jo'])).toEqual([]); // two extra words: not flagged
+		expect(typoNote('Alice 82', 'Alice')).toBe('"82" looks like an extra column or a stray mark, not part of the name');
+		expect(typoNote('[RED] Jo', 'jo')).toBe('"[RED]" looks like an extra column or a stray mark, not part of the name');
+	});
+
+	it('names the known player in a known name with an invisible character', () => {
+		expect(looksLikeTypo('Al\u200C', ['Al', 'Bo'])).toEqual(['Al']);
+		expect(looksLikeTypo('B\u00ADo', ['Al', 'Bo'])).toEqual(['Bo']);
+		expect(typoNote('B\u00ADo', 'Bo')).toBe('the name has the invisible character U+00AD');
+		expect(typoNote('Alcie', 'Alice')).toBeUndefined();
 	});
 });
 
