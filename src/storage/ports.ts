@@ -9,7 +9,7 @@ import type { ReplaySnapshot, Standing } from '../league/replay.js';
  */
 
 /** The entities, one namespace each. */
-export type EntityName = 'events' | 'league-state' | 'rating-snapshots' | 'rating-index' | 'guilds';
+export type EntityName = 'events' | 'league-state' | 'rating-snapshots' | 'rating-index' | 'guilds' | 'jobs';
 
 /** One namespace of a store. Values are plain JSON (records.ts). */
 export interface KeyValueNamespace {
