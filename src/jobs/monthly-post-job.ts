@@ -50,6 +50,9 @@ export interface MonthlyPostJobDeps {
 	readonly schedule?: string;
 }
 
+/** Stale attempt keys passed over in one run before giving up until the next (each is a crashed retry). */
+const MAX_SKIPPED_ATTEMPTS = 5;
+
 const channelProblems: readonly string[] = ['missing-channel', 'missing-access', 'missing-permission', 'not-text'];
 
 export function createMonthlyPostJob(deps: MonthlyPostJobDeps): Job {
@@ -88,8 +91,12 @@ export function createMonthlyPostJob(deps: MonthlyPostJobDeps): Job {
 			at: stamp(),
 			messageId,
 		} satisfies PostRecord);
-		await notices.clear(league.config.guildId, league.id);
 		log.info({ league: league.id, month: due.month, messageId, attempt, late: due.late }, 'monthly post posted');
+		try {
+			await notices.clear(league.config.guildId, league.id);
+		} catch (error) {
+			log.error({ err: error, league: league.id }, 'could not drop the notice of a posted league');
+		}
 	};
 
 	/** Claims the post (or its next attempt); undefined when it is posted, or another run holds it. */
@@ -104,10 +111,17 @@ export function createMonthlyPostJob(deps: MonthlyPostJobDeps): Job {
 			log.debug({ key, attempt: record.attempt }, 'monthly post in progress elsewhere');
 			return undefined;
 		}
-		const attempt = record.attempt + 1;
-		if (!(await store.add(attemptKey(key, attempt), { v: 1, at: stamp() }))) return undefined;
-		await store.set(key, { v: 1, state: 'claimed', attempt, at: stamp() } satisfies PostRecord);
-		return { attempt };
+		// Retry n+1 belongs to whoever inserts its key. A key whose owner never wrote the record (it died in between)
+		// is passed over once it is stale, so a crash at any point cannot block the post for the rest of the month.
+		for (let attempt = record.attempt + 1; attempt <= record.attempt + MAX_SKIPPED_ATTEMPTS; attempt++) {
+			if (await store.add(attemptKey(key, attempt), { v: 1, at: stamp() })) {
+				await store.set(key, { v: 1, state: 'claimed', attempt, at: stamp() } satisfies PostRecord);
+				return { attempt };
+			}
+			const owner = (await store.get(attemptKey(key, attempt))) as { at?: string } | undefined;
+			if (owner?.at === undefined || clock().getTime() - Date.parse(owner.at) < staleClaimMs) return undefined;
+		}
+		return undefined;
 	};
 
 	const postLeague = async (league: LeagueInfo, now: Date, log: Logger): Promise<void> => {

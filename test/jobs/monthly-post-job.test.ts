@@ -347,6 +347,26 @@ describe('monthly post job: exactly once', () => {
 		expect(w.posts()).toHaveLength(1);
 	});
 
+	it('a retry whose owner died before recording it is passed over once stale, never blocking the month', async () => {
+		const w = await world('UTC');
+		const key = `post:${w.leagueId}:2026-12`;
+		await w.jobs.set(key, {
+			v: 1,
+			state: 'failed',
+			attempt: 1,
+			at: '2026-12-01T11:45:00.000Z',
+			failure: { kind: 'http' },
+		});
+		// Retry 2 was won by a process that died before writing the record.
+		await w.jobs.set(`${key}:attempt:2`, { v: 1, at: '2026-12-01T11:55:00.000Z' });
+		await runOnce(w); // 12:00: that owner may still be working (5 minutes): nothing
+		expect(w.composer.calls).toEqual([]);
+		vi.setSystemTime(new Date('2026-12-01T12:15:00Z'));
+		await runOnce(w);
+		expect(w.posts()).toHaveLength(1);
+		expect(await w.jobs.get(key)).toMatchObject({ state: 'posted', attempt: 3 });
+	});
+
 	it('an answer lost after the post (connection reset): the retry finds the post by its marker', async () => {
 		const w = await world('UTC');
 		w.poster.crash = { afterSend: true };
