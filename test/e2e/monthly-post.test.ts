@@ -14,7 +14,7 @@ import { createJobs } from '../../src/jobs/index.js';
 import { MONTHLY_POST_JOB } from '../../src/jobs/monthly-post-job.js';
 import { createScheduler, type Scheduler } from '../../src/jobs/scheduler.js';
 import { createLogger } from '../../src/logger.js';
-import { createServices } from '../../src/services/index.js';
+import { createServices, type Services } from '../../src/services/index.js';
 import { createNoticeService } from '../../src/services/notices.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
@@ -38,6 +38,7 @@ let fake: FakeDiscord;
 let client: Client;
 let repo: LeagueRepository;
 let scheduler: Scheduler;
+let services: Services;
 let jobs: KeyValueNamespace;
 let poster: ChannelPoster;
 const clock = { ms: Date.parse('2026-11-30T23:30:00Z') }; // 2026-12-01 00:30 in Budapest
@@ -51,7 +52,7 @@ beforeAll(async () => {
 	const now = () => new Date(clock.ms);
 	jobs = store.namespace('jobs');
 	const notices = createNoticeService({ store: jobs, getLeague: (id) => repo.getLeague(id) });
-	const services = createServices(repo, { clock: now, composer, jobs });
+	services = createServices(repo, { clock: now, composer, jobs });
 	client = await startBot({
 		config: { DISCORD_API_URL: fake.apiUrl, DISCORD_TOKEN: fake.token },
 		context: { log, services },
@@ -209,6 +210,25 @@ describe('monthly ranking post end to end', () => {
 		await runUntil('2027-01-02T19:00:00Z');
 		expect(fake.postedIn(locked)).toHaveLength(1);
 		expect(composer.calls.at(-1)).toMatchObject({ month: '2027-01', late: true });
+	});
+
+	it('a channel the bot cannot see (GET /channels/{id}: 403 Missing Access) gives its own notice', async () => {
+		// Configured without an interaction (as after a restart, before any command), so the client has not cached
+		// the channel and discord.js fetches it.
+		const hidden = fake.addChannel('hidden');
+		fake.denyChannel(hidden, 'missing-access');
+		const admin = { userId: ORGANIZER.userId!, guildId: fake.guildId, manageGuild: true, roles: [] };
+		await services.leagues.create(admin, { name: 'Dawn Cup', timezone: 'UTC', rankingChannel: hidden });
+		clock.ms = Date.parse('2027-01-05T00:00:00Z'); // January's post (day 1, 12:00 UTC) is due, late
+		await scheduler.runNow(MONTHLY_POST_JOB);
+		expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/channels/${hidden}`)).toBe(true);
+		expect(fake.postedIn(hidden)).toEqual([]);
+		const run = await answers('about', [], ORGANIZER);
+		expect(run.followUps.map(content)).toEqual([
+			`The monthly ranking of **Dawn Cup** (2027-01) could not be posted in <#${hidden}>: the bot cannot see that ` +
+				'channel (it lacks the View Channel permission). Fix the channel permissions or choose another channel with ' +
+				'/league config ranking-channel. The bot tries again every 15 minutes until the end of the month.',
+		]);
 	});
 
 	it('a claim left by a crash is resolved by the marker found in the channel (GET /channels/{id}/messages)', async () => {
