@@ -13,6 +13,7 @@ import { toDiscordBody } from '../src/discord/channel-message.js';
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { answer } from '../src/discord/reply.js';
+import { rankingPostOf } from '../src/league/ranking-post.js';
 import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
@@ -118,7 +119,8 @@ const data = {
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** `Monthly ranking post: day 1 at 12:00 (league time) · next 2026-12-01 12:00 (<t:…:R>)`, or why it is off. */
-export function rankingPostText(post: Omit<RankingPostSummary, 'next'>, next?: RankingPostSummary['next']): string {
+export function rankingPostText(post: RankingPostSummary): string {
+	const next = post.next;
 	const when = `day ${post.day} at ${two(post.hour)}:00 (league time)`;
 	if (!post.enabled) return `Monthly ranking post: off (${when} when on)`;
 	if (!post.active) return `Monthly ranking post: ${when}, once a ranking channel is set`;
@@ -126,14 +128,19 @@ export function rankingPostText(post: Omit<RankingPostSummary, 'next'>, next?: R
 	return `Monthly ranking post: ${when}${next ? ` · next ${next.local} (<t:${unix}:R>)` : ''}`;
 }
 
-export function settingsText(info: LeagueInfo, post?: RankingPostSummary): string {
+/**
+ * The settings. The ranking post's line appears once the league has a ranking channel or post settings; `post` (from
+ * `/league info`) adds the next post time.
+ */
+export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankingPostOf(info.config)): string {
+	const usesPost = info.config.rankingChannel !== undefined || info.config.rankingPost !== undefined;
 	const c = info.config;
 	return [
 		`Headline system: \`${c.headline}\``,
 		`Time zone: ${esc(c.timezone)}`,
 		`Organizers: Manage Server${c.organizerRole ? ` and <@&${c.organizerRole}>` : ''}`,
 		...(c.rankingChannel ? [`Ranking channel: <#${c.rankingChannel}>`] : []),
-		...(post ? [rankingPostText(post, post.next)] : []),
+		...(usesPost ? [rankingPostText(post)] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
 		...Object.entries(c.params).map(
 			([system, overrides]) =>

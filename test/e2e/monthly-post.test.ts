@@ -108,6 +108,7 @@ describe('monthly ranking post end to end', () => {
 			ORGANIZER,
 		);
 		expect(content(reply)).toContain(`Ranking channel: <#${rankings}>`);
+		expect(content(reply)).toContain('Monthly ranking post: day 1 at 12:00 (league time)');
 		const info = await answers('league', [sub('info')], MEMBER);
 		// 2026-12-01 12:00 in Budapest (CET, UTC+1) is 11:00 UTC.
 		const unix = Date.UTC(2026, 11, 1, 11) / 1000;
