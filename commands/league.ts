@@ -1,17 +1,40 @@
-/** `/league create|config|info`. Create needs Manage Server; config needs an organizer of the league. */
-import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+/**
+ * `/league create|config|info|preview-post`. Create needs Manage Server; config and preview-post need an organizer of
+ * the league (checked by the services).
+ */
+import {
+	ApplicationCommandOptionType,
+	ChannelType,
+	MessageFlags,
+	type ApplicationCommandOptionAllowedChannelType,
+	type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import { toDiscordBody } from '../src/discord/channel-message.js';
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { answer } from '../src/discord/reply.js';
+import { rankingPostOf } from '../src/league/ranking-post.js';
+import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
-import { actorOf, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
+import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
 
-const { Subcommand, String: Text, Role, Channel } = ApplicationCommandOptionType;
+const { Subcommand, String: Text, Role, Channel, Integer } = ApplicationCommandOptionType;
+
+/** Channels a message with a file can go to. */
+const postableChannels: ApplicationCommandOptionAllowedChannelType[] = [
+	ChannelType.GuildText,
+	ChannelType.GuildAnnouncement,
+];
 
 const settings = [
 	{ type: Text, name: 'timezone', description: 'IANA time zone, e.g. Europe/Budapest (default UTC)', max_length: 64 },
 	{ type: Role, name: 'organizer-role', description: 'Role allowed to submit, void and edit races' },
-	{ type: Channel, name: 'ranking-channel', description: 'Channel where the ranking is posted' },
+	{
+		type: Channel,
+		name: 'ranking-channel',
+		description: 'Channel where the monthly ranking is posted',
+		channel_types: postableChannels,
+	},
 ] as const;
 
 const data = {
@@ -57,19 +80,67 @@ const data = {
 					description: 'Rating parameters, e.g. glicko.c=2.07 endure.k=0.14 (system.name=default resets one)',
 					max_length: 500,
 				},
+				// The monthly ranking post (issue 7 §3).
+				{
+					type: Integer,
+					name: 'post-day',
+					description: 'Day of the month of the ranking post, 1-28 (default 1)',
+					min_value: 1,
+					max_value: 28,
+				},
+				{
+					type: Integer,
+					name: 'post-hour',
+					description: 'Hour of the ranking post, 0-23, league time (default 12)',
+					min_value: 0,
+					max_value: 23,
+				},
+				{
+					type: Text,
+					name: 'monthly-post',
+					description: 'Post the ranking every month in the ranking channel?',
+					choices: [
+						{ name: 'on', value: 'on' },
+						{ name: 'off', value: 'off' },
+					],
+				},
 			],
 		},
 		{ type: Subcommand, name: 'info', description: 'Show a league’s settings and size', options: [leagueOption] },
+		{
+			type: Subcommand,
+			name: 'preview-post',
+			description: 'Show the next monthly ranking post now, only to you (organizers)',
+			options: [leagueOption],
+		},
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-export function settingsText(info: LeagueInfo): string {
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** `Monthly ranking post: day 1 at 12:00 (league time) · next 2026-12-01 12:00 (<t:…:R>)`, or why it is off. */
+export function rankingPostText(post: RankingPostSummary): string {
+	const next = post.next;
+	const when = `day ${post.day} at ${two(post.hour)}:00 (league time)`;
+	if (!post.enabled) return `Monthly ranking post: off (${when} when on)`;
+	if (!post.active) return `Monthly ranking post: ${when}, once a ranking channel is set`;
+	const unix = next && Math.floor(next.at.getTime() / 1000);
+	return `Monthly ranking post: ${when}${next ? ` · next ${next.local} (<t:${unix}:R>)` : ''}`;
+}
+
+/**
+ * The settings. The ranking post's line appears once the league has a ranking channel or post settings; `post` (from
+ * `/league info`) adds the next post time.
+ */
+export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankingPostOf(info.config)): string {
+	const usesPost = info.config.rankingChannel !== undefined || info.config.rankingPost !== undefined;
 	const c = info.config;
 	return [
 		`Headline system: \`${c.headline}\``,
 		`Time zone: ${esc(c.timezone)}`,
 		`Organizers: Manage Server${c.organizerRole ? ` and <@&${c.organizerRole}>` : ''}`,
 		...(c.rankingChannel ? [`Ranking channel: <#${c.rankingChannel}>`] : []),
+		...(usesPost ? [rankingPostText(post)] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
 		...Object.entries(c.params).map(
 			([system, overrides]) =>
@@ -84,7 +155,7 @@ export default {
 	data,
 	defer: 'none',
 	async execute(interaction, ctx) {
-		const { leagues } = servicesOf(ctx);
+		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);
 		const o = interaction.options;
 		const common = {
@@ -104,11 +175,15 @@ export default {
 			}
 			case 'config': {
 				const reset = o.getString('reset');
+				const monthlyPost = o.getString('monthly-post');
 				const info = await leagues.configure(actor, o.getString('league') ?? undefined, {
 					headline: o.getString('system') ?? undefined,
 					...common,
 					reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
 					parameters: o.getString('parameters') ?? undefined,
+					postDay: o.getInteger('post-day') ?? undefined,
+					postHour: o.getInteger('post-hour') ?? undefined,
+					monthlyPost: monthlyPost === 'on' || monthlyPost === 'off' ? monthlyPost : undefined,
 				});
 				const content = `Updated **${esc(info.config.name)}**.\n${settingsText(info)}`;
 				return answer(interaction, { content }, { ephemeral: false });
@@ -117,10 +192,23 @@ export default {
 				const s = await leagues.info(actor, o.getString('league') ?? undefined);
 				const content = [
 					`**${esc(s.info.config.name)}**`,
-					settingsText(s.info),
+					settingsText(s.info, s.rankingPost),
 					`Players: ${s.players} · Races: ${s.races}${s.voided ? ` (+${s.voided} voided)` : ''}`,
 				].join('\n');
 				return answer(interaction, { content }, { ephemeral: false });
+			}
+			case 'preview-post': {
+				// Composing renders a chart: acknowledge first (only the organizer sees the preview).
+				await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+				const p = await rankingPost.preview(actor, o.getString('league') ?? undefined);
+				const body = toDiscordBody(p.message);
+				const head = [
+					`Preview of the ${p.month} ranking post of **${esc(p.info.config.name)}**, only you can see it.`,
+					p.post.active
+						? `It ${p.late ? 'is late and goes' : 'goes'} to <#${p.post.channel}> ${p.late ? 'within 15 minutes' : `at ${p.local} (league time)`}.`
+						: 'The monthly post is off or has no ranking channel: /league config monthly-post:on ranking-channel:#channel.',
+				].join('\n');
+				return answer(interaction, { ...body, content: clip(`${head}\n\n${body.content}`) }, { ephemeral: true });
 			}
 			default:
 				throw new UserFacingError('unknown-command', 'This command is not available any more.');

@@ -7,6 +7,7 @@
 import { main } from './cli/main.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { createLogger } from './logger.js';
+import type { MonthlyPostComposer } from './services/monthly-post-port.js';
 
 async function runBot(): Promise<number> {
 	let config: Config;
@@ -21,22 +22,57 @@ async function runBot(): Promise<number> {
 		level: config.LOG_LEVEL,
 		pretty: config.NODE_ENV === 'development' && process.stdout.isTTY,
 	});
-	const [{ startBot }, { commands, buttons }, { openStore }, { createLeagueRepository }, { createServices }] =
-		await Promise.all([
-			import('./discord/client.js'),
-			import('../commands/index.js'),
-			import('./storage/store-url.js'),
-			import('./storage/league-repository.js'),
-			import('./services/index.js'),
-		]);
+	const [
+		{ startBot },
+		{ commands, buttons },
+		{ openStore },
+		{ createLeagueRepository },
+		{ createServices },
+		{ createNoticeService },
+		{ createChannelPoster },
+		{ createJobs },
+		{ createScheduler },
+	] = await Promise.all([
+		import('./discord/client.js'),
+		import('../commands/index.js'),
+		import('./storage/store-url.js'),
+		import('./storage/league-repository.js'),
+		import('./services/index.js'),
+		import('./services/notices.js'),
+		import('./discord/channel-poster.js'),
+		import('./jobs/index.js'),
+		import('./jobs/scheduler.js'),
+	]);
 	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
 	const repo = createLeagueRepository(store);
-	const client = await startBot({ config, context: { log, services: createServices(repo) }, commands, buttons });
+	const jobs = store.namespace('jobs');
+	const notices = createNoticeService({ store: jobs, getLeague: (id) => repo.getLeague(id) });
+	// The ranking post's composer (issue 7 §3, the ranking service) plugs in here; until then the post is off.
+	const composer: MonthlyPostComposer | undefined = undefined;
+	const services = createServices(repo, { composer, jobs });
+	const client = await startBot({ config, context: { log, services }, commands, buttons, notices });
+	const scheduler = createScheduler({
+		log,
+		jobs: createJobs({
+			services,
+			jobs,
+			poster: createChannelPoster(client),
+			composer,
+			notices,
+			guildIds: () => client.guilds.cache.keys(),
+			log,
+		}),
+	});
+	// Jobs post in the guilds the client knows: start them once it is ready.
+	if (client.isReady()) scheduler.start();
+	else client.once('clientReady', () => scheduler.start());
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(signal, () => {
 			log.info({ signal }, 'shutting down');
-			void client
-				.destroy()
+			// Let a job in flight finish (it may be posting) before the client and then the store close.
+			void scheduler
+				.stop()
+				.then(() => client.destroy())
 				.then(() => repo.close())
 				.finally(() => process.exit(0));
 		});

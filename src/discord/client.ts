@@ -6,6 +6,7 @@
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { NoticeService } from '../services/notices.js';
 import type { ButtonHandler, Command, CommandContext } from './command.js';
 import { NO_MENTIONS } from './reply.js';
 import { createInteractionRouter } from './router.js';
@@ -29,13 +30,20 @@ export interface StartBotOptions {
 	readonly context: CommandContext;
 	readonly commands: readonly Command[];
 	readonly buttons?: readonly ButtonHandler[];
+	/** Organizer notices shown after a command (router.ts). */
+	readonly notices?: Pick<NoticeService, 'takeFor'> | undefined;
 }
 
 /** Creates the client, routes interactions to the registry and logs in; resolves once the gateway accepted us. */
 export async function startBot(options: StartBotOptions): Promise<Client> {
 	const { config, context } = options;
 	const client = createClient(config, context.log);
-	const route = createInteractionRouter({ commands: options.commands, buttons: options.buttons, context });
+	const route = createInteractionRouter({
+		commands: options.commands,
+		buttons: options.buttons,
+		context,
+		notices: options.notices,
+	});
 	client.on(Events.InteractionCreate, (interaction) => void route(interaction));
 	await client.login(config.DISCORD_TOKEN);
 	return client;

@@ -12,6 +12,8 @@ import {
 	type Interaction,
 	type RepliableInteraction,
 } from 'discord.js';
+import type { NoticeService } from '../services/notices.js';
+import { actorOf } from './actor.js';
 import { parseCustomId, type ButtonHandler, type Command, type CommandContext } from './command.js';
 import { isIgnoredDiscordError, UserFacingError } from './errors.js';
 import { answerEphemeral, NO_MENTIONS } from './reply.js';
@@ -20,6 +22,8 @@ export interface RouterOptions {
 	readonly commands: readonly Command[];
 	readonly buttons?: readonly ButtonHandler[];
 	readonly context: CommandContext;
+	/** Notices for organizers (a monthly post that could not go out): shown after their next command, once. */
+	readonly notices?: Pick<NoticeService, 'takeFor'> | undefined;
 }
 
 export type InteractionRouter = (interaction: Interaction) => Promise<void>;
@@ -85,6 +89,19 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 		}
 	}
 
+	/** Pending notices for this member (organizers only, decided by the service), each as an ephemeral follow-up. */
+	async function deliverNotices(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+		if (!options.notices || !interaction.inGuild() || !(interaction.replied || interaction.deferred)) return;
+		try {
+			for (const content of await options.notices.takeFor(actorOf(interaction))) {
+				await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+				ctx.log.info({}, 'organizer notice shown');
+			}
+		} catch (error) {
+			if (!isIgnoredDiscordError(error)) ctx.log.error({ err: error }, 'could not show the organizer notices');
+		}
+	}
+
 	async function chatInput(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 		let publicDefer = false;
 		try {
@@ -99,6 +116,7 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 		} catch (error) {
 			await fail(interaction, error, ctx, { publicDefer });
 		}
+		await deliverNotices(interaction, ctx);
 	}
 
 	async function button(interaction: ButtonInteraction, ctx: CommandContext): Promise<void> {

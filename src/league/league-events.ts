@@ -20,6 +20,15 @@ export interface LeagueConfig {
 	readonly rankingChannel?: string | undefined;
 	/** IANA time zone of the league's calendar (e.g. `Europe/Budapest`). */
 	readonly timezone: string;
+	/** When the monthly ranking is posted in `rankingChannel` (ranking-post.ts; absent: day 1, 12:00, on). */
+	readonly rankingPost?: RankingPostSettings | undefined;
+}
+
+/** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */
+export interface RankingPostSettings {
+	readonly day: number;
+	readonly hour: number;
+	readonly enabled: boolean;
 }
 
 /** One line of a submitted result: a RaceEntry whose `player` is a name or alias (case-insensitive) or a player id `#n`. */

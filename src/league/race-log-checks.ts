@@ -3,6 +3,7 @@ import { isCalendarDate } from './dates.js';
 import { getSystem, isSystemId } from '../ratings/index.js';
 import type { PlayerInfo } from './race-log.js';
 import type { EntryStatus, RaceEntry } from '../ratings/types.js';
+import { rankingPostProblem } from './ranking-post.js';
 
 /** Validation of race-log events: every refusal is a LeagueError whose message can be shown to the organizer. */
 
@@ -32,6 +33,10 @@ export function checkConfig(config: LeagueConfig): void {
 	if (typeof config.timezone !== 'string' || config.timezone === '')
 		throw new LeagueError('a league needs a time zone');
 	if (config.reset !== undefined && config.reset !== 'yearly') throw new LeagueError('reset must be yearly or absent');
+	if (config.rankingPost !== undefined) {
+		const problem = rankingPostProblem(config.rankingPost);
+		if (problem !== undefined) throw new LeagueError(problem);
+	}
 	for (const [system, overrides] of Object.entries(config.params ?? {})) {
 		try {
 			getSystem(system).params(overrides);

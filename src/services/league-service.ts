@@ -2,10 +2,18 @@ import type { LeagueConfig } from '../league/league-events.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { applyParamText, ParamTextError } from '../formats/param-text.js';
 import { nameKey } from '../league/race-log-checks.js';
+import {
+	DEFAULT_RANKING_POST,
+	RANKING_POST_MAX_DAY,
+	rankingPostOf,
+	type ActiveRankingPost,
+} from '../league/ranking-post.js';
 import { isSystemId, systems } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireGuild, requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
+import { nextPost } from './ranking-post-schedule.js';
+import { formatLocal } from './zoned-time.js';
 
 /** Leagues of a server: create, configure, describe, list, and find the one a command means. */
 
@@ -25,6 +33,18 @@ export interface ConfigureLeagueInput {
 	readonly reset?: 'yearly' | 'none' | undefined;
 	/** Rating parameters as `system.name=value …` (param-text.ts). */
 	readonly parameters?: string | undefined;
+	/** Day of the month of the ranking post, 1–28. */
+	readonly postDay?: number | undefined;
+	/** Hour of the ranking post, 0–23, league time. */
+	readonly postHour?: number | undefined;
+	/** Turns the monthly ranking post on or off. */
+	readonly monthlyPost?: 'on' | 'off' | undefined;
+}
+
+/** The monthly ranking post of a league as `/league info` shows it. */
+export interface RankingPostSummary extends ActiveRankingPost {
+	/** The next scheduled post, when the post is on and has a channel. */
+	readonly next?: { readonly month: string; readonly at: Date; readonly local: string } | undefined;
 }
 
 export interface LeagueSummary {
@@ -32,6 +52,7 @@ export interface LeagueSummary {
 	readonly players: number;
 	readonly races: number;
 	readonly voided: number;
+	readonly rankingPost: RankingPostSummary;
 }
 
 export interface LeagueService {
@@ -68,7 +89,43 @@ function checkSystem(system: string): string {
 	return system;
 }
 
-export function createLeagueService(repo: LeagueRepository): LeagueService {
+/** The ranking post settings after `/league config` (issue 7 §3), refused with a message the organizer can act on. */
+function configuredRankingPost(config: LeagueConfig, input: ConfigureLeagueInput): LeagueConfig['rankingPost'] {
+	const { postDay, postHour, monthlyPost } = input;
+	if (postDay === undefined && postHour === undefined && monthlyPost === undefined) return config.rankingPost;
+	if (postDay !== undefined && !(Number.isInteger(postDay) && postDay >= 1 && postDay <= RANKING_POST_MAX_DAY)) {
+		throw refused(
+			'bad-post-day',
+			`The post day must be a whole number from 1 to ${RANKING_POST_MAX_DAY} (a day every month has), not ${postDay}.`,
+		);
+	}
+	if (postHour !== undefined && !(Number.isInteger(postHour) && postHour >= 0 && postHour <= 23)) {
+		throw refused('bad-post-hour', `The post hour must be a whole number from 0 to 23 (league time), not ${postHour}.`);
+	}
+	if (monthlyPost !== undefined && monthlyPost !== 'on' && monthlyPost !== 'off') {
+		throw refused('bad-monthly-post', 'The monthly post is either on or off.');
+	}
+	if (monthlyPost === 'on' && config.rankingChannel === undefined) {
+		throw refused(
+			'post-needs-channel',
+			'The monthly ranking post needs a ranking channel: add ranking-channel (a channel where the bot can send messages and attach files).',
+		);
+	}
+	const base = config.rankingPost ?? DEFAULT_RANKING_POST;
+	return {
+		day: postDay ?? base.day,
+		hour: postHour ?? base.hour,
+		enabled: monthlyPost === undefined ? base.enabled : monthlyPost === 'on',
+	};
+}
+
+export interface LeagueServiceOptions {
+	/** Now, for the next post time in `info` (default: the system clock). */
+	readonly clock?: () => Date;
+}
+
+export function createLeagueService(repo: LeagueRepository, options: LeagueServiceOptions = {}): LeagueService {
+	const { clock = () => new Date() } = options;
 	const resolve = async (actor: Actor, league: string | undefined): Promise<LeagueInfo> => {
 		const guildId = requireGuild(actor);
 		const leagues = await repo.listLeagues(guildId);
@@ -124,7 +181,7 @@ export function createLeagueService(repo: LeagueRepository): LeagueService {
 					throw refused('bad-config', escapeForDiscord(error.message));
 				}
 			}
-			const config: LeagueConfig = {
+			const updated: LeagueConfig = {
 				...info.config,
 				params,
 				reset,
@@ -133,6 +190,8 @@ export function createLeagueService(repo: LeagueRepository): LeagueService {
 				...(input.organizerRole !== undefined && { organizerRole: input.organizerRole }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
 			};
+			const rankingPost = configuredRankingPost(updated, input);
+			const config: LeagueConfig = { ...updated, ...(rankingPost !== undefined && { rankingPost }) };
 			if (reset === 'yearly' && info.config.reset !== 'yearly') {
 				// The log refuses this too (race-log-checks.ts checkDatedForReset); here it is worded for the organizer.
 				const undated = (await repo.loadState(info.id))
@@ -155,7 +214,16 @@ export function createLeagueService(repo: LeagueRepository): LeagueService {
 			const state = await repo.loadState(info.id);
 			const races = state.races();
 			const voided = races.filter((r) => r.status === 'voided').length;
-			return { info, players: state.players().length, races: races.length - voided, voided };
+			const post = rankingPostOf(info.config);
+			const timezone = info.config.timezone;
+			const next = post.active ? nextPost(clock(), post, timezone) : undefined;
+			return {
+				info,
+				players: state.players().length,
+				races: races.length - voided,
+				voided,
+				rankingPost: { ...post, next: next && { ...next, local: formatLocal(next.at, timezone) } },
+			};
 		},
 	};
 }

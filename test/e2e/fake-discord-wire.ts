@@ -75,6 +75,19 @@ export interface RawOption {
 export const DISCORD_EPOCH = 1_420_070_400_000n;
 export const MEMBER_PERMISSIONS = (1n << 10n) | (1n << 11n) | (1n << 31n); // ViewChannel, SendMessages, UseApplicationCommands
 export const ATTACHMENT_OPTION = 11;
+export const CHANNEL_OPTION = 7;
+
+/** A message the bot posted in a channel (`POST /channels/{id}/messages`), as Discord received it. */
+export interface ChannelPost {
+	/** The JSON body, or a multipart request's payload_json (`content`, `allowed_mentions`, `nonce`, …). */
+	readonly body: Json;
+	readonly files: readonly UploadedFile[];
+	/** The message object the fake answered with. */
+	readonly message: Json;
+}
+
+/** How a channel refuses the bot: it can see it but not post (50013), or cannot see it at all (50001). */
+export type ChannelDenial = 'missing-permissions' | 'missing-access';
 
 export class InteractionRecord implements InteractionHandle {
 	readonly events: ReplyEvent[] = [];
@@ -108,12 +121,12 @@ export class InteractionRecord implements InteractionHandle {
 	}
 }
 
-export function channelPayload(channelId: string, guildId: string): Json {
+export function channelPayload(channelId: string, guildId: string, name = 'race-results'): Json {
 	return {
 		id: channelId,
 		type: 0,
 		guild_id: guildId,
-		name: 'race-results',
+		name,
 		position: 0,
 		permission_overwrites: [],
 		nsfw: false,

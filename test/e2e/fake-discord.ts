@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
 	ATTACHMENT_OPTION,
+	CHANNEL_OPTION,
 	channelPayload,
 	DISCORD_EPOCH,
 	guildPayload,
@@ -24,6 +25,8 @@ import {
 	readBody,
 	reply,
 	type Actor,
+	type ChannelDenial,
+	type ChannelPost,
 	type FakeDiscordOptions,
 	type InteractionHandle,
 	type Json,
@@ -54,6 +57,9 @@ export class FakeDiscord {
 	private readonly messages = new Map<string, Json>();
 	private readonly files = new Map<string, { contentType: string; data: Buffer }>();
 	private readonly commandIds = new Map<string, string>();
+	/** Text channels of the guild besides the interaction channel: name and how they refuse the bot, if they do. */
+	private readonly channels = new Map<string, { name: string; denial?: ChannelDenial | undefined }>();
+	private readonly posts = new Map<string, ChannelPost[]>();
 	private counter = 0n;
 	private seq = 0;
 	private port = 0;
@@ -98,6 +104,37 @@ export class FakeDiscord {
 		return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | (this.counter & 0xfffn)).toString();
 	}
 
+	// ---- channels --------------------------------------------------------------------------------------------------
+
+	/** A new text channel in the guild (known to REST, and resolvable as a command's channel option). */
+	addChannel(name = 'rankings'): string {
+		const id = this.snowflake();
+		this.channels.set(id, { name });
+		return id;
+	}
+
+	/** Makes the channel refuse the bot with a 403. */
+	denyChannel(id: string, denial: ChannelDenial = 'missing-permissions'): void {
+		const channel = this.channels.get(id);
+		if (!channel) throw new Error(`fake-discord: no channel ${id}`);
+		channel.denial = denial;
+	}
+
+	/** Lets the bot use the channel again. */
+	allowChannel(id: string): void {
+		const channel = this.channels.get(id);
+		if (channel) channel.denial = undefined;
+	}
+
+	/** The messages the bot posted in a channel, oldest first. */
+	postedIn(channelId: string): readonly ChannelPost[] {
+		return this.posts.get(channelId) ?? [];
+	}
+
+	private channelInfo(id: string): { name: string; denial?: ChannelDenial | undefined } | undefined {
+		return id === this.channelId ? { name: 'race-results' } : this.channels.get(id);
+	}
+
 	// ---- interactions ------------------------------------------------------------------------------------------
 
 	/** Dispatches a chat-input command as the given member; options are raw (`{ name, type, value }`). */
@@ -127,9 +164,18 @@ export class FakeDiscord {
 
 	private commandData(name: string, options: readonly RawOption[]): Json {
 		const attachments: Record<string, Json> = {};
+		const channels: Record<string, Json> = {};
 		// Attachment options may sit inside a subcommand (or group): look at every level.
 		const flatten = (list: readonly RawOption[]): RawOption[] => list.flatMap((o) => [o, ...flatten(o.options ?? [])]);
 		for (const option of flatten(options)) {
+			const channel = option.type === CHANNEL_OPTION ? this.channelInfo(String(option.value)) : undefined;
+			if (channel) {
+				const id = String(option.value);
+				channels[id] = {
+					...channelPayload(id, this.guildId, channel.name),
+					permissions: MEMBER_PERMISSIONS.toString(),
+				};
+			}
 			if (option.type !== ATTACHMENT_OPTION) continue;
 			const [id, filename] =
 				[...this.files.keys()].find((key) => key.startsWith(`${String(option.value)}/`))?.split('/') ?? [];
@@ -142,7 +188,14 @@ export class FakeDiscord {
 			type: 1,
 			guild_id: this.guildId,
 			options,
-			...(Object.keys(attachments).length ? { resolved: { attachments } } : {}),
+			...(Object.keys(attachments).length || Object.keys(channels).length
+				? {
+						resolved: {
+							...(Object.keys(attachments).length ? { attachments } : {}),
+							...(Object.keys(channels).length ? { channels } : {}),
+						},
+					}
+				: {}),
 		};
 	}
 
@@ -377,6 +430,9 @@ export class FakeDiscord {
 				return reply(res, 204);
 			}
 		}
+		if ((match = /^\/channels\/(\d+)(\/messages)?$/.exec(path))) {
+			return this.channelRoute(request, res, match[1] ?? '', match[2] !== undefined);
+		}
 		if (method === 'POST' && (match = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path))) {
 			const record = this.interactions.get(match[2] ?? '');
 			if (!record) return reply(res, 404, { message: 'Unknown Webhook', code: 10015 });
@@ -384,6 +440,45 @@ export class FakeDiscord {
 			return reply(res, 200, this.message(body, undefined, request.files));
 		}
 		reply(res, 404, { message: `fake-discord: no route for ${method} ${path}`, code: 0 });
+	}
+
+	/** `GET /channels/{id}`, `POST /channels/{id}/messages` (JSON or multipart), `GET /channels/{id}/messages`. */
+	private channelRoute(request: RecordedRequest, res: ServerResponse, id: string, messages: boolean): void {
+		if (request.headers.authorization !== `Bot ${this.token}`) {
+			return reply(res, 401, { message: '401: Unauthorized', code: 0 });
+		}
+		const channel = this.channelInfo(id);
+		if (!channel) return reply(res, 404, { message: 'Unknown Channel', code: 10003 });
+		if (channel.denial === 'missing-access') return reply(res, 403, { message: 'Missing Access', code: 50001 });
+		const list = this.posts.get(id) ?? [];
+		if (request.method === 'GET' && !messages) return reply(res, 200, channelPayload(id, this.guildId, channel.name));
+		if (request.method === 'GET' && messages) {
+			const limit = Number(request.query.get('limit') ?? 50);
+			return reply(
+				res,
+				200,
+				list
+					.map((post) => post.message)
+					.reverse()
+					.slice(0, limit),
+			);
+		}
+		if (request.method === 'POST' && messages) {
+			if (channel.denial === 'missing-permissions') {
+				return reply(res, 403, { message: 'Missing Permissions', code: 50013 });
+			}
+			const body = (request.body ?? {}) as Json;
+			// enforce_nonce: Discord answers with the earlier message of the same nonce instead of posting again.
+			const earlier = list.find((post) => body['enforce_nonce'] === true && post.body['nonce'] === body['nonce']);
+			if (earlier) return reply(res, 200, earlier.message);
+			const message = this.message(body, undefined, request.files);
+			message['channel_id'] = id;
+			message['nonce'] = body['nonce'] ?? null;
+			delete message['webhook_id'];
+			this.posts.set(id, [...list, { body, files: request.files, message }]);
+			return reply(res, 200, message);
+		}
+		reply(res, 405, { message: '405: Method Not Allowed', code: 0 });
 	}
 }
 

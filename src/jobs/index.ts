@@ -1,0 +1,47 @@
+/**
+ * Every scheduled job, built in one place from the services and adapters (STYLE.md 21). src/index.ts (bot mode)
+ * hands the list to the scheduler once the client is ready; tests build the same list over a memory store.
+ */
+import type { Logger } from '../logger.js';
+import type { Services } from '../services/index.js';
+import type { ChannelPoster, MonthlyPostComposer } from '../services/monthly-post-port.js';
+import type { NoticeService } from '../services/notices.js';
+import type { KeyValueNamespace } from '../storage/ports.js';
+import type { Job } from './job.js';
+import { createMonthlyPostJob } from './monthly-post-job.js';
+
+export interface JobDeps {
+	readonly services: Services;
+	/** The store's `jobs` namespace (idempotency keys, notices). */
+	readonly jobs: KeyValueNamespace;
+	readonly poster: ChannelPoster;
+	/** The ranking post's composer; without one the monthly post is not scheduled (and the log says so). */
+	readonly composer: MonthlyPostComposer | undefined;
+	readonly notices: NoticeService;
+	/** The servers the bot is in. */
+	readonly guildIds: () => Iterable<string>;
+	readonly log: Logger;
+	/** Timestamps of job records (default: the system clock). */
+	readonly clock?: () => Date;
+}
+
+export function createJobs(deps: JobDeps): Job[] {
+	const jobs: Job[] = [];
+	// The daily standings job (issue 7 §2) joins here.
+	if (deps.composer === undefined) {
+		deps.log.warn({ job: 'monthly-ranking-post' }, 'no ranking composer wired in: the monthly post is not scheduled');
+	} else {
+		jobs.push(
+			createMonthlyPostJob({
+				leagues: deps.services.leagues,
+				guildIds: deps.guildIds,
+				store: deps.jobs,
+				composer: deps.composer,
+				poster: deps.poster,
+				notices: deps.notices,
+				clock: deps.clock,
+			}),
+		);
+	}
+	return jobs;
+}
