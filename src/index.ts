@@ -7,7 +7,6 @@
 import { main } from './cli/main.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import type { MonthlyPostComposer } from './services/monthly-post-port.js';
 
 async function runBot(): Promise<number> {
 	let config: Config;
@@ -32,6 +31,7 @@ async function runBot(): Promise<number> {
 		{ createChannelPoster },
 		{ createJobs },
 		{ createScheduler },
+		{ createChartRenderer },
 	] = await Promise.all([
 		import('./discord/client.js'),
 		import('../commands/index.js'),
@@ -42,22 +42,22 @@ async function runBot(): Promise<number> {
 		import('./discord/channel-poster.js'),
 		import('./jobs/index.js'),
 		import('./jobs/scheduler.js'),
+		import('./charts/create-chart-renderer.js'),
 	]);
 	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
 	const repo = createLeagueRepository(store);
 	const jobs = store.namespace('jobs');
 	const notices = createNoticeService({ store: jobs, getLeague: (id) => repo.getLeague(id) });
-	// The ranking post's composer (issue 7 §3, the ranking service) plugs in here; until then the post is off.
-	const composer: MonthlyPostComposer | undefined = undefined;
-	const services = createServices(repo, { composer, jobs });
-	const client = await startBot({ config, context: { log, services }, commands, buttons, notices });
+	// One chart renderer for the life of the process (a worker thread; re-creating it per chart leaks).
+	const charts = createChartRenderer();
+	const services = createServices(repo, { jobs, charts });
+	const client = await startBot({ config, context: { log, services, charts }, commands, buttons, notices });
 	const scheduler = createScheduler({
 		log,
 		jobs: createJobs({
 			services,
 			jobs,
 			poster: createChannelPoster(client),
-			composer,
 			notices,
 			guildIds: () => client.guilds.cache.keys(),
 			log,
@@ -73,6 +73,7 @@ async function runBot(): Promise<number> {
 			void scheduler
 				.stop()
 				.then(() => client.destroy())
+				.then(() => charts.close())
 				.then(() => repo.close())
 				.finally(() => process.exit(0));
 		});
@@ -86,12 +87,23 @@ async function runLocal(argv: readonly string[]): Promise<number> {
 		'pitwall: no DISCORD_TOKEN set, so running the local console (type help; the demo is `npm run pitwall demo`).\n' +
 			'To run the bot, set DISCORD_TOKEN and DISCORD_APP_ID (see .env.example).\n',
 	);
-	const [{ startConsole }, { commands, buttons }, { createServices }] = await Promise.all([
+	const [{ startConsole }, { commands, buttons }, { createServices }, { createChartRenderer }] = await Promise.all([
 		import('./console/start-console.js'),
 		import('../commands/index.js'),
 		import('./services/index.js'),
+		import('./charts/create-chart-renderer.js'),
 	]);
-	return startConsole({ commands, buttons, context: (repo, log) => ({ log, services: createServices(repo) }) });
+	// Charts are written as PNG files whose paths the console prints (src/console/render.ts).
+	const charts = createChartRenderer();
+	try {
+		return await startConsole({
+			commands,
+			buttons,
+			context: (repo, log) => ({ log, charts, services: createServices(repo, { charts }) }),
+		});
+	} finally {
+		await charts.close();
+	}
 }
 
 loadDotEnv();

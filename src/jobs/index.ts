@@ -8,6 +8,7 @@ import type { ChannelPoster, MonthlyPostComposer } from '../services/monthly-pos
 import type { NoticeService } from '../services/notices.js';
 import type { KeyValueNamespace } from '../storage/ports.js';
 import type { Job } from './job.js';
+import { createDailyStandingsJob } from './daily-standings-job.js';
 import { createMonthlyPostJob } from './monthly-post-job.js';
 
 export interface JobDeps {
@@ -15,8 +16,8 @@ export interface JobDeps {
 	/** The store's `jobs` namespace (idempotency keys, notices). */
 	readonly jobs: KeyValueNamespace;
 	readonly poster: ChannelPoster;
-	/** The ranking post's composer; without one the monthly post is not scheduled (and the log says so). */
-	readonly composer: MonthlyPostComposer | undefined;
+	/** The ranking post's composer (default: the services' own, ranking-composer.ts). */
+	readonly composer?: MonthlyPostComposer | undefined;
 	readonly notices: NoticeService;
 	/** The servers the bot is in. */
 	readonly guildIds: () => Iterable<string>;
@@ -26,22 +27,16 @@ export interface JobDeps {
 }
 
 export function createJobs(deps: JobDeps): Job[] {
-	const jobs: Job[] = [];
-	// The daily standings job (issue 7 §2) joins here.
-	if (deps.composer === undefined) {
-		deps.log.warn({ job: 'monthly-ranking-post' }, 'no ranking composer wired in: the monthly post is not scheduled');
-	} else {
-		jobs.push(
-			createMonthlyPostJob({
-				leagues: deps.services.leagues,
-				guildIds: deps.guildIds,
-				store: deps.jobs,
-				composer: deps.composer,
-				poster: deps.poster,
-				notices: deps.notices,
-				clock: deps.clock,
-			}),
-		);
-	}
-	return jobs;
+	return [
+		createDailyStandingsJob(deps.services.daily),
+		createMonthlyPostJob({
+			leagues: deps.services.leagues,
+			guildIds: deps.guildIds,
+			store: deps.jobs,
+			composer: deps.composer ?? deps.services.composer,
+			poster: deps.poster,
+			notices: deps.notices,
+			clock: deps.clock,
+		}),
+	];
 }

@@ -8,11 +8,11 @@ import type {
 import { RACES_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
 import { addDays, daysBetween } from '../league/dates.js';
 import { playerHistoriesInSteps, type HistoryStep } from '../league/player-history.js';
+import type { Standing } from '../league/replay.js';
 import { happenedBy } from '../league/standings.js';
 import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
-import type { LeaderboardPage } from './leaderboard-service.js';
 import type { OddsResult } from './odds-service.js';
 
 /**
@@ -140,21 +140,24 @@ export async function ratingHistoryChart(
 	};
 }
 
-/** The leaderboard chart: the top rows of the standings with their uncertainty whiskers. */
-export function leaderboardChart(board: LeaderboardPage, top: LeaderboardPage['rows']): LeaderboardChart {
-	const params: unknown = getSystem(board.system).params(board.league.config.params[board.system]);
+/** The leaderboard chart: the top rows of standings (with display names and ranks) and their uncertainty whiskers. */
+export function leaderboardChart(
+	title: { readonly league: LeagueInfo; readonly system: string; readonly asOf: string },
+	top: readonly (Standing & { readonly name: string; readonly rank: number })[],
+): LeaderboardChart {
+	const params: unknown = getSystem(title.system).params(title.league.config.params[title.system]);
 	return {
-		league: board.league.config.name,
-		system: board.system,
-		asOf: board.asOf,
+		league: title.league.config.name,
+		system: title.system,
+		asOf: title.asOf,
 		rows: top.slice(0, LEADERBOARD_CHART_ROWS).map((r) => ({
 			rank: r.rank,
 			name: r.name,
 			rating: r.rating,
-			...bandOf(board.system, params, r),
+			...bandOf(title.system, params, r),
 			provisional: r.provisional,
 		})),
-		whiskerLabel: bandLabel(board.system, params),
+		whiskerLabel: bandLabel(title.system, params),
 	};
 }
 

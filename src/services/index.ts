@@ -1,6 +1,8 @@
+import type { ChartRenderer } from '../charts/chart-types.js';
 import type { KeyValueNamespace, LeagueRepository } from '../storage/ports.js';
 import { createAutocompleteService, type AutocompleteService } from './autocomplete.js';
 import { createDailyStandingsService, type DailyStandingsService } from './daily-standings.js';
+import { createRankingComposer } from './ranking-composer.js';
 import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
 import { createLeagueService, type LeagueService } from './league-service.js';
 import { createOddsService, type OddsService } from './odds-service.js';
@@ -21,19 +23,28 @@ export interface Services {
 	readonly autocomplete: AutocompleteService;
 	readonly daily: DailyStandingsService;
 	readonly rankingPost: RankingPostService;
+	/** The monthly ranking post's content (the job posts it; `/league preview-post` shows it). */
+	readonly composer: MonthlyPostComposer;
 }
 
 /** `clock` is the one clock of every service: "today" in a league's time zone comes from it (league-day.ts). */
 export interface ServicesOptions extends RaceServiceOptions {
-	/** Composes the monthly ranking post (`/league preview-post`; the job gets the same one in src/jobs/index.ts). */
+	/**
+	 * Composes the monthly ranking post (`/league preview-post`, and the job through `Services.composer`); default:
+	 * the ranking composer over these services (ranking-composer.ts).
+	 */
 	readonly composer?: MonthlyPostComposer | undefined;
 	/** The store's `jobs` namespace (whether this month's post went out). */
 	readonly jobs?: KeyValueNamespace | undefined;
+	/** The chart renderer for the monthly post's chart (commands get theirs from the command context). */
+	readonly charts?: ChartRenderer | undefined;
 }
 
 export function createServices(repo: LeagueRepository, options: ServicesOptions = {}): Services {
 	const { clock = () => new Date() } = options;
 	const leagues = createLeagueService(repo, { clock });
+	const daily = createDailyStandingsService(repo);
+	const composer = options.composer ?? createRankingComposer({ repo, daily, charts: options.charts });
 	return {
 		leagues,
 		races: createRaceService(repo, leagues, { ...options, clock }),
@@ -42,8 +53,9 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		leaderboard: createLeaderboardService(repo, leagues, clock),
 		players: createPlayerService(repo, leagues),
 		autocomplete: createAutocompleteService(repo, leagues),
-		daily: createDailyStandingsService(repo),
-		rankingPost: createRankingPostService({ leagues, composer: options.composer, jobs: options.jobs, clock }),
+		daily,
+		composer,
+		rankingPost: createRankingPostService({ leagues, composer, jobs: options.jobs, clock }),
 	};
 }
 

@@ -1,0 +1,126 @@
+import type { ChartRenderer } from '../charts/chart-types.js';
+import { escapeForDiscord } from '../formats/discord-escape.js';
+import { addDays } from '../league/dates.js';
+import { summarizeMonth, type Mover } from '../league/month-summary.js';
+import { rankingPostOf } from '../league/ranking-post.js';
+import type { Standing } from '../league/replay.js';
+import type { LeagueRepository } from '../storage/ports.js';
+import { leaderboardChart } from './chart-data.js';
+import type { DailyStandingsService } from './daily-standings.js';
+import { leagueReadingDay } from './league-day.js';
+import type { ChannelMessage, ComposeOptions, MonthlyPostComposer } from './monthly-post-port.js';
+import { uncertaintyName } from './rating-service.js';
+
+/**
+ * The monthly ranking post's content (issue 7 §3), under the league's headline system. The post of month M (day d)
+ * covers the period since the post of M-1: the standings at its start are those of the day before d of M-1 (a daily
+ * record, recomputed if stale), the standings at its end those of the day the post is made (as every read). It holds
+ * the top 20 and how many are rated, the biggest movers, the newcomers, who became established, the races run, and
+ * the leaderboard chart.
+ */
+
+export const POST_TOP = 20;
+export const POST_MOVERS = 5;
+const CONTENT_MAX = 1900; // Discord's 2,000, less room for the job's marker line
+
+export interface RankingComposerDeps {
+	readonly repo: LeagueRepository;
+	readonly daily: DailyStandingsService;
+	/** Without a renderer the post has no chart. */
+	readonly charts?: ChartRenderer | undefined;
+}
+
+const fmt = (x: number) => x.toFixed(1);
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `YYYY-MM` of the month before `month`. */
+export function previousMonth(month: string): string {
+	const [year, m] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
+	return m === 1 ? `${year - 1}-12` : `${year}-${String(m - 1).padStart(2, '0')}`;
+}
+
+const monthName = (month: string) =>
+	new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+		new Date(`${month}-01T12:00:00Z`),
+	);
+
+/** A list of names that fits: "A, B, C and 4 more". */
+function nameList(names: readonly string[], max = 8): string {
+	const shown = names.slice(0, max).join(', ');
+	return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
+export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostComposer {
+	const { repo, daily, charts } = deps;
+	return {
+		async compose(leagueId: string, month: string, options: ComposeOptions): Promise<ChannelMessage> {
+			const league = await repo.getLeague(leagueId);
+			if (league === undefined) throw new Error(`no league ${leagueId}`);
+			const { config } = league;
+			const system = config.headline;
+			const state = await repo.loadState(leagueId);
+			const day = String(rankingPostOf(config).day).padStart(2, '0');
+			const periodStart = `${previousMonth(month)}-${day}`;
+			const asOf = leagueReadingDay(state, config.timezone, options.now);
+			const before = (await daily.onDays(league, [addDays(periodStart, -1)])).values().next().value;
+			const start = before?.systems[system] ?? [];
+			const end = (await repo.ratingsAt(leagueId, system, asOf)).standings;
+			const summary = summarizeMonth(start, end, { top: POST_TOP, movers: POST_MOVERS });
+			const name = (id: string) => escapeForDiscord(state.resolve(id)?.name ?? id);
+			const races = state
+				.races()
+				.filter((r) => r.status === 'confirmed' && r.date !== undefined && r.date >= periodStart && r.date <= asOf);
+
+			const u = uncertaintyName(system);
+			const row = (s: Standing, rank: number) =>
+				`${rank}. **${name(s.player)}**${s.provisional ? '†' : ''} ${fmt(s.rating)}` +
+				(s.uncertainty !== undefined ? ` (${u} ${fmt(s.uncertainty)})` : '');
+			const mover = (m: Mover) => `**${name(m.player)}** ${signed(m.change)} (${fmt(m.from)} → ${fmt(m.to)})`;
+			const period = day === '01' ? monthName(previousMonth(month)) : `${periodStart} to ${asOf}`;
+			const lines = [
+				`**${escapeForDiscord(config.name)}: monthly ranking, ${period}** · \`${system}\` as of ${asOf}`,
+				...(options.late ? ['*Posted late: the bot was not running at the scheduled time.*'] : []),
+				`${plural(races.length, 'race')} since ${periodStart} · ${plural(summary.rated, 'rated player')}` +
+					(summary.rated > POST_TOP ? ` (top ${POST_TOP} below; † = provisional)` : ' († = provisional)'),
+				...summary.top.map((s, i) => row(s, i + 1)),
+			];
+			if (summary.risers.length > 0) lines.push(`**Biggest gains:** ${summary.risers.map(mover).join(' · ')}`);
+			if (summary.fallers.length > 0) lines.push(`**Biggest drops:** ${summary.fallers.map(mover).join(' · ')}`);
+			if (summary.newcomers.length > 0) {
+				lines.push(`**Newcomers:** ${nameList(summary.newcomers.map((s) => name(s.player)))}`);
+			}
+			if (summary.established.length > 0) {
+				lines.push(`**Now established:** ${nameList(summary.established.map((s) => name(s.player)))}`);
+			}
+			if (races.length > 0) {
+				lines.push(`**Races:** ${nameList(races.map((r) => `${r.id}${r.name ? ` “${escapeForDiscord(r.name)}”` : ''} (${r.date})`), 6)}`);
+			}
+			const content = fitLines(lines, CONTENT_MAX);
+			const top = summary.top.map((s, i) => ({ ...s, name: state.resolve(s.player)?.name ?? s.player, rank: i + 1 }));
+			const files =
+				charts === undefined || top.length === 0
+					? []
+					: [{ name: 'ranking.png', data: await charts.leaderboard(leaderboardChart({ league, system, asOf }, top)) }];
+			return { content, files };
+		},
+	};
+}
+
+/** Lines joined within `max` characters: whole lines from the top, then "…and N more lines". */
+function fitLines(lines: readonly string[], max: number): string {
+	const text = lines.join('\n');
+	if (text.length <= max) return text;
+	const kept: string[] = [];
+	let length = 0;
+	for (const [i, line] of lines.entries()) {
+		const note = `…and ${lines.length - i} more lines`;
+		if (length + line.length + 1 + note.length > max) {
+			kept.push(note);
+			break;
+		}
+		kept.push(line);
+		length += line.length + 1;
+	}
+	return kept.join('\n');
+}
