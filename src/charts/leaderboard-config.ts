@@ -16,7 +16,7 @@ import {
 } from './chart-base.js';
 import { niceRange } from './chart-scale.js';
 import { clipName } from './chart-text.js';
-import { chartColors, withAlpha, type ChartColors } from './chart-theme.js';
+import { chartColors, textColorOn, withAlpha, type ChartColors } from './chart-theme.js';
 import type { ChartTheme, LeaderboardChart, LeaderboardChartRow } from './chart-types.js';
 
 export const MAX_LEADERBOARD_ROWS = 25;
@@ -48,8 +48,12 @@ function hatchPattern(color: string, colors: ChartColors): string {
 	return pattern as unknown as string;
 }
 
-/** Whiskers with caps over each bar, and the rating just right of the bar or whisker, whichever ends later. */
+/**
+ * Whiskers with caps over each bar, and the rating just right of the bar or whisker, whichever ends later. The part of
+ * a whisker that crosses a solid bar is drawn in the colour that reads on the bar, the rest in the text colour.
+ */
 function whiskersPlugin(rows: readonly LeaderboardChartRow[], colors: ChartColors): Plugin<'bar'> {
+	const onBar = textColorOn(colors.palette[0]!);
 	return {
 		id: 'pitwallWhiskers',
 		afterDatasetsDraw(chart: Chart<'bar'>) {
@@ -57,7 +61,6 @@ function whiskersPlugin(rows: readonly LeaderboardChartRow[], colors: ChartColor
 			const x = chart.scales.x!;
 			const bars = chart.getDatasetMeta(0).data;
 			ctx.save();
-			ctx.strokeStyle = colors.text;
 			// 2 px: whole pixels stay fully inked wherever the ends fall (sharper at the preview size).
 			ctx.lineWidth = 2;
 			ctx.fillStyle = colors.mutedText;
@@ -66,19 +69,28 @@ function whiskersPlugin(rows: readonly LeaderboardChartRow[], colors: ChartColor
 			rows.forEach((row, i) => {
 				const bar = bars[i] as unknown as { y: number; height: number } | undefined;
 				if (bar === undefined) return;
-				let end = x.getPixelForValue(row.rating);
+				const barEnd = x.getPixelForValue(row.rating);
+				let end = barEnd;
 				if (row.low !== undefined && row.high !== undefined) {
 					const left = x.getPixelForValue(row.low);
 					const right = x.getPixelForValue(row.high);
 					const cap = Math.min(bar.height * 0.7, 10) / 2;
-					ctx.beginPath();
-					ctx.moveTo(left, bar.y);
-					ctx.lineTo(right, bar.y);
-					ctx.moveTo(left, bar.y - cap);
-					ctx.lineTo(left, bar.y + cap);
-					ctx.moveTo(right, bar.y - cap);
-					ctx.lineTo(right, bar.y + cap);
-					ctx.stroke();
+					const split = row.provisional ? left : Math.min(Math.max(barEnd, left), right);
+					const stroke = (color: string, from: number, to: number, caps: number[]) => {
+						ctx.strokeStyle = color;
+						ctx.beginPath();
+						if (to > from) {
+							ctx.moveTo(from, bar.y);
+							ctx.lineTo(to, bar.y);
+						}
+						for (const at of caps) {
+							ctx.moveTo(at, bar.y - cap);
+							ctx.lineTo(at, bar.y + cap);
+						}
+						ctx.stroke();
+					};
+					stroke(onBar, left, split, left < split ? [left] : []);
+					stroke(colors.text, split, right, left < split ? [right] : [left, right]);
 					end = Math.max(end, right);
 				}
 				ctx.fillText(String(Math.round(row.rating)), end + 5, bar.y);
@@ -100,7 +112,7 @@ export function leaderboardConfig(
 	}
 	const values = rows.flatMap((row) => [row.rating, row.low ?? row.rating, row.high ?? row.rating]);
 	// Room on the right for the rating written after each bar.
-	const { min, max } = niceRange(Math.min(...values), Math.max(...values), 0.08, 0.14);
+	const { min, max } = niceRange(Math.min(...values), Math.max(...values), 0.08, 0.08);
 	const color = colors.palette[0]!;
 	const hatch = hatchPattern(color, colors);
 	const anyProvisional = rows.some((row) => row.provisional);

@@ -3,8 +3,9 @@
  * translucent fill between `low` and `high`), the provisional stretch dashed, a marker per race (hollow while
  * provisional) and the daily growth points without markers. The x axis is linear over day numbers (chart-days.ts).
  */
-import type { ChartConfiguration, ChartDataset, LegendItem, Plugin, ScriptableLineSegmentContext } from 'chart.js';
-import { axisStyle, backgroundPlugin, legendLabelStyle, titleOptions } from './chart-base.js';
+import type { Chart, ChartConfiguration, ChartDataset, LegendItem, Plugin } from 'chart.js';
+import { axisStyle, backgroundPlugin, contextOf, legendLabelStyle, titleOptions } from './chart-base.js';
+import { niceRange } from './chart-scale.js';
 import { dayNumber, dayTicks } from './chart-days.js';
 import { clipName } from './chart-text.js';
 import { chartColors, withAlpha } from './chart-theme.js';
@@ -15,7 +16,12 @@ export const MAX_HISTORY_SERIES = 4;
 /** Daily points closer than this share of the x range are thinned out: about 2.5 px at 800 px (see `thinPoints`). */
 const THIN_FRACTION = 1 / 250;
 const PROVISIONAL_DASH = [7, 4];
-export const BAND_ALPHA: Record<ChartTheme, number> = { dark: 0.22, light: 0.16 };
+const BAND_ALPHA: Record<ChartTheme, number> = { dark: 0.22, light: 0.16 };
+
+/** The band's opacity: lighter when several players' bands overlap, so the overlap stays readable. */
+export function bandAlpha(theme: ChartTheme, players: number): number {
+	return players > 1 ? BAND_ALPHA[theme] * 0.65 : BAND_ALPHA[theme];
+}
 
 type XY = { x: number; y: number | null };
 
@@ -76,6 +82,124 @@ export function thinPoints(placed: readonly PlacedPoint[], minGap: number): Plac
 	return kept;
 }
 
+/**
+ * The line's segments split by style: the segment into a provisional point is dashed, any other solid. Each list
+ * holds its runs of segments, separated by a point without a value (a gap), placed halfway so x stays increasing.
+ */
+export function splitByStatus(kept: readonly PlacedPoint[]): { solid: XY[]; dashed: XY[] } {
+	const solid: XY[] = [];
+	const dashed: XY[] = [];
+	for (let i = 1; i < kept.length; i++) {
+		const from = kept[i - 1]!;
+		const to = kept[i]!;
+		const target = to.point.provisional ? dashed : solid;
+		const last = target.at(-1);
+		if (last?.x !== from.x) {
+			if (last !== undefined) target.push({ x: (last.x + from.x) / 2, y: null });
+			target.push({ x: from.x, y: from.point.rating });
+		}
+		target.push({ x: to.x, y: to.point.rating });
+	}
+	return { solid, dashed };
+}
+
+interface DrawnSeries {
+	readonly color: string;
+	readonly kept: readonly PlacedPoint[];
+}
+
+/** The chart area as a clip, so bands and markers never spill onto the axes. */
+function clipToArea(chart: Chart, ctx: ReturnType<typeof contextOf>): void {
+	const { left, top, right, bottom } = chart.chartArea;
+	ctx.beginPath();
+	ctx.rect(left, top, right - left, bottom - top);
+	ctx.clip();
+}
+
+/**
+ * Each series' uncertainty band, under the lines: a translucent polygon along `high` and back along `low`, one per
+ * run of points that have a band (a point without one breaks the band).
+ */
+function bandsPlugin(drawn: readonly DrawnSeries[], alpha: number): Plugin<'line'> {
+	return {
+		id: 'pitwallBands',
+		beforeDatasetsDraw(chart: Chart<'line'>) {
+			const ctx = contextOf(chart);
+			const x = chart.scales.x!;
+			const y = chart.scales.y!;
+			ctx.save();
+			clipToArea(chart, ctx);
+			for (const { color, kept } of drawn) {
+				ctx.fillStyle = withAlpha(color, alpha);
+				ctx.beginPath();
+				for (let start = 0; start < kept.length;) {
+					if (!hasBand(kept[start]!.point)) {
+						start++;
+						continue;
+					}
+					let end = start;
+					while (end < kept.length && hasBand(kept[end]!.point)) end++;
+					for (let i = start; i < end; i++) {
+						const px = x.getPixelForValue(kept[i]!.x);
+						const py = y.getPixelForValue(kept[i]!.point.high!);
+						if (i === start) ctx.moveTo(px, py);
+						else ctx.lineTo(px, py);
+					}
+					for (let i = end - 1; i >= start; i--)
+						ctx.lineTo(x.getPixelForValue(kept[i]!.x), y.getPixelForValue(kept[i]!.point.low!));
+					ctx.closePath();
+					start = end;
+				}
+				ctx.fill();
+			}
+			ctx.restore();
+		},
+	};
+}
+
+/** A marker per race over the lines: filled, or a ring around the background colour while provisional. */
+function markersPlugin(drawn: readonly DrawnSeries[], background: string): Plugin<'line'> {
+	return {
+		id: 'pitwallRaceMarkers',
+		afterDatasetsDraw(chart: Chart<'line'>) {
+			const ctx = contextOf(chart);
+			const x = chart.scales.x!;
+			const y = chart.scales.y!;
+			ctx.save();
+			clipToArea(chart, ctx);
+			ctx.lineWidth = 2;
+			for (const { color, kept } of drawn) {
+				const races = kept.filter((p) => p.point.race !== undefined);
+				const radius = races.length > 120 ? 2.5 : 3.5;
+				// Established: one filled path. Provisional: rings, the background colour inside.
+				ctx.beginPath();
+				for (const p of races) {
+					if (p.point.provisional) continue;
+					const px = x.getPixelForValue(p.x);
+					const py = y.getPixelForValue(p.point.rating);
+					ctx.moveTo(px + radius + 1, py);
+					ctx.arc(px, py, radius + 1, 0, 2 * Math.PI);
+				}
+				ctx.fillStyle = color;
+				ctx.fill();
+				ctx.beginPath();
+				for (const p of races) {
+					if (!p.point.provisional) continue;
+					const px = x.getPixelForValue(p.x);
+					const py = y.getPixelForValue(p.point.rating);
+					ctx.moveTo(px + radius, py);
+					ctx.arc(px, py, radius, 0, 2 * Math.PI);
+				}
+				ctx.fillStyle = background;
+				ctx.strokeStyle = color;
+				ctx.fill();
+				ctx.stroke();
+			}
+			ctx.restore();
+		},
+	};
+}
+
 export function ratingHistoryConfig(
 	chart: RatingHistoryChart,
 	theme: ChartTheme,
@@ -97,70 +221,36 @@ export function ratingHistoryConfig(
 	const ticks = dayTicks(minX, maxX);
 	const tickLabels = new Map(ticks.map((tick) => [tick.value, tick.label]));
 
-	const bands: ChartDataset<'line', XY[]>[] = [];
+	// Bands and race markers are drawn by plugins from these lists (one path each), not as Chart.js datasets: a
+	// dataset makes an element per point, and a three-year, four-player chart has thousands (bench/charts.ts).
+	const drawn: DrawnSeries[] = [];
 	const lines: ChartDataset<'line', XY[]>[] = [];
-	const markers: ChartDataset<'line', XY[]>[] = [];
-	let anyBand = false;
-	let anyProvisional = false;
-	let anyRace = false;
 	placedSeries.forEach((placed, s) => {
 		const color = colors.palette[s % colors.palette.length]!;
 		const kept = thinPoints(placed, (maxX - minX) * THIN_FRACTION);
-		const xs = kept.map((p) => p.x);
-		const points = kept.map((p) => p.point);
-		anyProvisional ||= points.some((p) => p.provisional);
-		anyRace ||= points.some((p) => p.race !== undefined);
-		if (points.some(hasBand)) {
-			anyBand = true;
-			const bandStyle = { borderWidth: 0, pointRadius: 0, spanGaps: false, order: 2 } as const;
-			// The high edge fills down to the low edge, the dataset right after it ('+1'); no band → a gap.
-			bands.push(
-				{
-					...bandStyle,
-					label: `${series(chart, s)} band high`,
-					data: points.map((p, i) => ({ x: xs[i]!, y: hasBand(p) ? p.high! : null })),
-					backgroundColor: withAlpha(color, BAND_ALPHA[theme]),
-					fill: '+1',
-				},
-				{
-					...bandStyle,
-					label: `${series(chart, s)} band low`,
-					data: points.map((p, i) => ({ x: xs[i]!, y: hasBand(p) ? p.low! : null })),
-					fill: false,
-				},
-			);
-		}
-		// The line has no points of its own (shared options keep Chart.js fast); race markers are a second dataset.
-		lines.push({
-			label: series(chart, s),
-			data: points.map((p, i) => ({ x: xs[i]!, y: p.rating })),
+		drawn.push({ color, kept });
+		// Two datasets per player, solid and dashed, broken by gaps: the same picture as Chart.js's per-segment
+		// styling, at a fraction of its cost (bench/charts.ts).
+		const { solid, dashed } = splitByStatus(kept);
+		const line = {
 			borderColor: color,
 			backgroundColor: color,
 			borderWidth: 2.5,
 			fill: false,
 			tension: 0,
-			order: 1,
 			pointRadius: 0,
-			segment: {
-				borderDash: (ctx: ScriptableLineSegmentContext) =>
-					points[ctx.p1DataIndex]?.provisional ? PROVISIONAL_DASH : undefined,
-			},
-		});
-		const races = kept.filter((p) => p.point.race !== undefined);
-		if (races.length > 0) {
-			markers.push({
-				label: `${series(chart, s)} races`,
-				data: races.map((p) => ({ x: p.x, y: p.point.rating })),
-				showLine: false,
-				order: 0,
-				pointRadius: races.length > 120 ? 2.5 : 3.5,
-				pointBorderWidth: 2,
-				pointBorderColor: color,
-				// Hollow while the race left the player provisional.
-				pointBackgroundColor: races.map((p) => (p.point.provisional ? colors.background : color)),
-			});
-		}
+			spanGaps: false,
+		} as const;
+		lines.push({ ...line, label: series(chart, s), data: solid });
+		if (dashed.length > 0)
+			lines.push({ ...line, label: `${series(chart, s)} provisional`, data: dashed, borderDash: PROVISIONAL_DASH });
 	});
+	const everyPoint = drawn.flatMap((d) => d.kept.map((p) => p.point));
+	const anyBand = everyPoint.some(hasBand);
+	const anyProvisional = everyPoint.some((p) => p.provisional);
+	const anyRace = everyPoint.some((p) => p.race !== undefined);
+	const yValues = everyPoint.flatMap((p) => (hasBand(p) ? [p.low!, p.high!, p.rating] : [p.rating]));
+	const yRange = niceRange(Math.min(...yValues), Math.max(...yValues), 0.03, 0.03);
 
 	const legendItems = (): LegendItem[] => {
 		const items: LegendItem[] = chart.series.map((_, s) => {
@@ -215,7 +305,7 @@ export function ratingHistoryConfig(
 	const axis = axisStyle(colors);
 	return {
 		type: 'line',
-		data: { datasets: [...bands, ...lines, ...markers] },
+		data: { datasets: lines },
 		options: {
 			responsive: false,
 			animation: false,
@@ -234,19 +324,24 @@ export function ratingHistoryConfig(
 					},
 					ticks: { ...axis.ticks, maxRotation: 0, callback: (value) => tickLabels.get(Number(value)) ?? '' },
 				},
-				y: { type: 'linear', grace: '4%', ...axis, ticks: { ...axis.ticks, precision: 0 } },
+				y: { type: 'linear', min: yRange.min, max: yRange.max, ...axis, ticks: { ...axis.ticks, precision: 0 } },
 			},
 			plugins: {
 				title: titleOptions(chart, colors),
 				legend: {
 					display: true,
 					position: 'top',
-					labels: { ...legendLabelStyle(colors), generateLabels: legendItems },
+					labels: { ...legendLabelStyle(colors), boxHeight: 8, generateLabels: legendItems },
 				},
 				tooltip: { enabled: false },
 			},
 		},
-		plugins: [backgroundPlugin(colors.background), ...plugins],
+		plugins: [
+			backgroundPlugin(colors.background),
+			bandsPlugin(drawn, bandAlpha(theme, chart.series.length)),
+			markersPlugin(drawn, colors.background),
+			...plugins,
+		],
 	};
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { chartColors } from '../../src/charts/chart-theme.js';
-import type { LeaderboardChart } from '../../src/charts/chart-types.js';
+import { chartColors, textColorOn } from '../../src/charts/chart-theme.js';
+import type { LeaderboardChart, LeaderboardChartRow } from '../../src/charts/chart-types.js';
 import { drawChart } from '../../src/charts/draw-chart.js';
 import { sampleLeaderboard } from '../support/chart-samples.js';
-import { blend, decodePng, distinctColors, hexRgb, isColor, pixelOf } from '../support/png-pixels.js';
+import { blend, decodePng, distinctColors, hexRgb, isColor, pixelOf, type Rgb } from '../support/png-pixels.js';
 
 const chart: LeaderboardChart = {
 	league: 'Test League',
@@ -83,25 +83,29 @@ describe.each(['dark', 'light'] as const)('leaderboard chart, %s theme', (theme)
 		}
 	});
 
-	it('draws whiskers from low to high with caps, in the text colour', async () => {
+	it('draws whiskers from low to high with caps: in the text colour, and readable where they cross a bar', async () => {
 		const { pixels, rowY, px } = await render();
 		const text = hexRgb(colors.text);
-		const ink = (x: number, y: number) => [-1, 0, 1].some((dx) => isColor(pixels.at(x + dx, y), text, 40));
+		const onBar = hexRgb(textColorOn(colors.palette[0]!));
+		const ink = (x: number, y: number, color: Rgb) => [-1, 0, 1].some((dx) => isColor(pixels.at(x + dx, y), color, 40));
+		// Over a solid bar (left of the rating) the whisker takes the colour that reads on the bar.
+		const inkAt = (row: LeaderboardChartRow, value: number) => (!row.provisional && value < row.rating ? onBar : text);
 		for (const [i, row] of chart.rows.entries()) {
 			const y = rowY(i);
 			if (row.low === undefined || row.high === undefined) {
-				// No whisker: the middle of the row between the bar's end and the label holds no text-coloured line.
-				expect(ink(px(row.rating) - 10, y), row.name).toBe(false);
+				// No whisker: the middle of the row just left of the bar's end is the bar, not a line.
+				expect(ink(px(row.rating) - 10, y, onBar), row.name).toBe(false);
 				continue;
 			}
 			for (const end of [row.low, row.high]) {
 				// The cap stands 3 px above and below the whisker's line.
-				expect(ink(px(end), y - 3), `${row.name} cap at ${end}`).toBe(true);
-				expect(ink(px(end), y + 3), `${row.name} cap at ${end}`).toBe(true);
+				expect(ink(px(end), y - 3, inkAt(row, end)), `${row.name} cap at ${end}`).toBe(true);
+				expect(ink(px(end), y + 3, inkAt(row, end)), `${row.name} cap at ${end}`).toBe(true);
 			}
-			expect(ink((px(row.low) + px(row.high)) / 2, y), `${row.name} whisker`).toBe(true);
-			// Beyond the high end, on the whisker's line, no whisker (the rating label starts 5 px after it).
-			expect(ink(px(row.high) + 3, y - 3), `${row.name} past the cap`).toBe(false);
+			const middle = (row.low + row.high) / 2 + 1;
+			expect(ink(px(middle), y, inkAt(row, middle)), `${row.name} whisker`).toBe(true);
+			// Beyond the high end, above the whisker's line, nothing is inked (the rating label starts 5 px after it).
+			expect(ink(px(row.high) + 3, y - 3, text), `${row.name} past the cap`).toBe(false);
 		}
 	});
 });

@@ -3,7 +3,7 @@ import { civilFromDays, dayNumber } from '../../src/charts/chart-days.js';
 import { chartColors } from '../../src/charts/chart-theme.js';
 import type { ChartTheme, RatingHistoryChart, RatingPoint } from '../../src/charts/chart-types.js';
 import { drawChart } from '../../src/charts/draw-chart.js';
-import { BAND_ALPHA } from '../../src/charts/rating-history-config.js';
+import { bandAlpha } from '../../src/charts/rating-history-config.js';
 import { sampleRatingHistory } from '../support/chart-samples.js';
 import { blend, decodePng, distinctColors, hexRgb, isColor, pixelOf, type Pixels } from '../support/png-pixels.js';
 
@@ -55,7 +55,7 @@ function colorNear(
 describe.each(['dark', 'light'] as const)('rating history chart, %s theme', (theme) => {
 	const colors = chartColors[theme];
 	const line = hexRgb(colors.palette[0]!);
-	const band = blend(colors.palette[0]!, colors.background, BAND_ALPHA[theme]);
+	const band = blend(colors.palette[0]!, colors.background, bandAlpha(theme, 1));
 
 	it('is an 800×400 PNG on the theme background with real content', async () => {
 		const { pixels, geometry } = await render(theme);
