@@ -8,6 +8,7 @@
  * `npx tsx bench/charts.ts --write <dir>` also writes every sample chart in both themes as PNG files there.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +104,8 @@ export async function writeSampleCharts(dir: string): Promise<string[]> {
 
 export async function runChartsBench(): Promise<void> {
 	console.log(`\n== charts: 800×400 PNG, median ms of ${RUNS} renders after warm-up (target < ${TARGET_MS} ms)`);
+	// Rendering is CPU-bound: the machine's other load moves these figures, so it is printed with them.
+	console.log(`  load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores at the start`);
 	console.log(
 		`  ${'chart'.padEnd(42)}${'this thread'.padStart(13)}${'worker'.padStart(13)}${'blocks (med/max)'.padStart(22)}`,
 	);
