@@ -1,7 +1,7 @@
 /**
  * Draws charts on one long-lived worker thread (render-worker.ts), so a burst of renders never blocks the bot's
- * event loop (measured: docs/charts.md, bench/charts.ts). Requests queue in the worker's message port and are answered
- * by id; the worker starts on the first request, is referenced only while requests are pending (an idle renderer
+ * event loop (measured: docs/charts.md, bench/charts.ts). Requests wait in a queue here and go to the worker two at a
+ * time, answered by id; the worker starts on the first request, is referenced only while it is busy (an idle renderer
  * never keeps the process alive), is restarted after a crash, and is terminated by close().
  */
 import { Worker } from 'node:worker_threads';
@@ -16,6 +16,17 @@ interface Pending {
 	readonly resolve: (drawn: DrawnChart) => void;
 	readonly reject: (error: Error) => void;
 }
+
+interface Queued extends Pending {
+	readonly request: ChartRequest;
+}
+
+/**
+ * Requests handed to the worker at a time; the rest wait here. Posting copies the chart data on this thread (a
+ * 4-player history: about 2 ms), so a burst of 50 posted at once would block the loop for their sum; two in flight
+ * keep the worker busy while each copy runs in its own turn of the loop.
+ */
+const MAX_IN_FLIGHT = 2;
 
 /** The worker's entry, next to this file with the same extension: `.ts` under tsx and vitest, `.js` when built. */
 function workerUrl(): URL {
@@ -39,19 +50,17 @@ function startWorker(): Worker {
 export class WorkerChartRenderer {
 	#worker: Worker | undefined;
 	#nextId = 1;
-	readonly #pending = new Map<number, Pending>();
+	readonly #inFlight = new Map<number, Pending>();
+	readonly #queue: Queued[] = [];
 	#closed = false;
 
 	constructor(readonly size: ChartSize) {}
 
 	draw(request: ChartRequest): Promise<DrawnChart> {
 		if (this.#closed) return Promise.reject(new Error('The chart renderer is closed.'));
-		const worker = this.#ensureWorker();
-		const id = this.#nextId++;
 		return new Promise<DrawnChart>((resolve, reject) => {
-			this.#pending.set(id, { resolve, reject });
-			if (this.#pending.size === 1) worker.ref();
-			worker.postMessage({ id, request, size: this.size } satisfies WorkerRequest);
+			this.#queue.push({ request, resolve, reject });
+			this.#pump();
 		});
 	}
 
@@ -61,6 +70,19 @@ export class WorkerChartRenderer {
 		this.#worker = undefined;
 		this.#failAll(new Error('The chart renderer was closed before the chart was drawn.'));
 		if (worker !== undefined) await worker.terminate();
+	}
+
+	/** Hands queued requests to the worker up to MAX_IN_FLIGHT; the worker keeps the process alive only while busy. */
+	#pump(): void {
+		while (this.#inFlight.size < MAX_IN_FLIGHT && this.#queue.length > 0) {
+			const { request, resolve, reject } = this.#queue.shift()!;
+			const worker = this.#ensureWorker();
+			const id = this.#nextId++;
+			this.#inFlight.set(id, { resolve, reject });
+			worker.postMessage({ id, request, size: this.size } satisfies WorkerRequest);
+		}
+		if (this.#inFlight.size > 0) this.#worker?.ref();
+		else this.#worker?.unref();
 	}
 
 	#ensureWorker(): Worker {
@@ -83,17 +105,19 @@ export class WorkerChartRenderer {
 	}
 
 	#settle(reply: WorkerReply): void {
-		const pending = this.#pending.get(reply.id);
+		const pending = this.#inFlight.get(reply.id);
 		if (pending === undefined) return;
-		this.#pending.delete(reply.id);
-		if (this.#pending.size === 0) this.#worker?.unref();
+		this.#inFlight.delete(reply.id);
 		if ('error' in reply) pending.reject(new Error(reply.error));
 		else pending.resolve({ png: Buffer.from(reply.png), geometry: reply.geometry });
+		// The next request is copied in a later turn of the loop, not in this one.
+		setImmediate(() => this.#pump());
 	}
 
 	#failAll(error: Error): void {
-		const pending = [...this.#pending.values()];
-		this.#pending.clear();
+		const pending = [...this.#inFlight.values(), ...this.#queue];
+		this.#inFlight.clear();
+		this.#queue.length = 0;
 		for (const { reject } of pending) reject(error);
 	}
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { chartCanvasCount } from '../../src/charts/chart-canvas.js';
+import { chartCanvas, chartCanvasCount } from '../../src/charts/chart-canvas.js';
 import { chartColors } from '../../src/charts/chart-theme.js';
 import { createChartRenderer } from '../../src/charts/create-chart-renderer.js';
 import { drawChart } from '../../src/charts/draw-chart.js';
@@ -69,6 +69,11 @@ describe('the chart renderer (worker thread)', () => {
 });
 
 describe('renderer lifetime', () => {
+	it('finds the renderChart step of chartjs-node-canvas that its own PNG settings rely on', () => {
+		// Without it draw-chart.ts falls back to renderToBuffer: still correct, but slower and larger PNGs.
+		expect(typeof (chartCanvas(800, 400) as unknown as { renderChart?: unknown }).renderChart).toBe('function');
+	});
+
 	it('reuses one ChartJSNodeCanvas per size on the calling thread', async () => {
 		const here = createChartRenderer({ worker: false });
 		await here.odds(sampleOdds(3));
