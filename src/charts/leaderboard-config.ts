@@ -110,7 +110,11 @@ export function leaderboardConfig(
 	if (rows.length < 1 || rows.length > MAX_LEADERBOARD_ROWS) {
 		throw new Error(`A leaderboard chart shows 1 to ${MAX_LEADERBOARD_ROWS} players, not ${rows.length}.`);
 	}
-	const values = rows.flatMap((row) => [row.rating, row.low ?? row.rating, row.high ?? row.rating]);
+	const values = rows.flatMap((row) => {
+		const own = [row.rating, row.low ?? row.rating, row.high ?? row.rating];
+		if (!own.every(Number.isFinite)) throw new Error(`${row.name}'s rating or whisker is not a finite number.`);
+		return own;
+	});
 	// Room on the right for the rating written after each bar.
 	const { min, max } = niceRange(Math.min(...values), Math.max(...values), 0.08, 0.08);
 	const color = colors.palette[0]!;

@@ -31,6 +31,11 @@ export function oddsConfig(chart: OddsChart, theme: ChartTheme, plugins: readonl
 	if (chart.headToHead !== undefined) return headToHeadConfig(chart, chart.headToHead, colors, plugins);
 	if (chart.rows.length < 2)
 		throw new Error(`An odds chart needs a field of at least 2 players, not ${chart.rows.length}.`);
+	for (const row of chart.rows) {
+		for (const p of [row.pWin, row.pTop3 ?? 0]) {
+			if (!(p >= 0 && p <= 1)) throw new Error(`${row.name}'s probability must be in 0..1, not ${p}.`);
+		}
+	}
 	const rows = chart.rows.slice(0, MAX_ODDS_BARS);
 	const hasTop3 = rows.some((row) => row.pTop3 !== undefined);
 	const top = Math.max(...rows.map((row) => Math.max(row.pWin, row.pTop3 ?? 0))) * 100;

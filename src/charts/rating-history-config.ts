@@ -6,6 +6,7 @@
 import type { Chart, ChartConfiguration, ChartDataset, LegendItem, Plugin } from 'chart.js';
 import { axisStyle, backgroundPlugin, contextOf, legendLabelStyle, titleOptions } from './chart-base.js';
 import { niceRange } from './chart-scale.js';
+import { isCalendarDate } from '../league/dates.js';
 import { dayNumber, dayTicks } from './chart-days.js';
 import { clipName } from './chart-text.js';
 import { chartColors, withAlpha } from './chart-theme.js';
@@ -13,7 +14,7 @@ import type { ChartTheme, RatingHistoryChart, RatingPoint } from './chart-types.
 
 export const MAX_HISTORY_SERIES = 4;
 
-/** Daily points closer than this share of the x range are thinned out: about 2.5 px at 800 px (see `thinPoints`). */
+/** Daily points closer than this share of the x range are thinned out: about 3 px at 800 px (see `thinPoints`). */
 const THIN_FRACTION = 1 / 250;
 const PROVISIONAL_DASH = [7, 4];
 const BAND_ALPHA: Record<ChartTheme, number> = { dark: 0.22, light: 0.16 };
@@ -31,15 +32,28 @@ export interface PlacedPoint {
 	readonly x: number;
 }
 
-/** Each point at its day number; several points of one day spread over the first half of that day, in order. */
-export function placePoints(points: readonly RatingPoint[]): PlacedPoint[] {
+/**
+ * Each point at its day number; several points of one day spread over the first half of that day, in order. Points
+ * must be calendar days in order, with finite numbers: the chart names the first that is not.
+ */
+export function placePoints(points: readonly RatingPoint[], player = 'the player'): PlacedPoint[] {
 	const placed: PlacedPoint[] = [];
 	for (let i = 0; i < points.length;) {
 		const day = points[i]!.day;
+		if (!isCalendarDate(day)) throw new Error(`${player}'s history: "${day}" is not a YYYY-MM-DD calendar day.`);
+		if (i > 0 && day < points[i - 1]!.day) {
+			throw new Error(`${player}'s history is not in date order: ${day} comes after ${points[i - 1]!.day}.`);
+		}
 		let end = i;
 		while (end < points.length && points[end]!.day === day) end++;
 		const base = dayNumber(day);
-		for (let j = i; j < end; j++) placed.push({ point: points[j]!, x: base + (0.5 * (j - i)) / (end - i) });
+		for (let j = i; j < end; j++) {
+			const point = points[j]!;
+			if (![point.rating, point.low ?? 0, point.high ?? 0].every(Number.isFinite)) {
+				throw new Error(`${player}'s history: the point of ${day} has a rating or band that is not a finite number.`);
+			}
+			placed.push({ point, x: base + (0.5 * (j - i)) / (end - i) });
+		}
 		i = end;
 	}
 	return placed;
@@ -209,7 +223,7 @@ export function ratingHistoryConfig(
 	if (chart.series.length < 1 || chart.series.length > MAX_HISTORY_SERIES) {
 		throw new Error(`A rating history chart shows 1 to ${MAX_HISTORY_SERIES} players, not ${chart.series.length}.`);
 	}
-	const placedSeries = chart.series.map((series) => placePoints(series.points));
+	const placedSeries = chart.series.map((series) => placePoints(series.points, clipName(series.player)));
 	const allX = placedSeries.flat().map((point) => point.x);
 	if (allX.length === 0) throw new Error('A rating history chart needs at least one point.');
 	let minX = Math.min(...allX);

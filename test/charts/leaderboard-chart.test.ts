@@ -111,7 +111,7 @@ describe.each(['dark', 'light'] as const)('leaderboard chart, %s theme', (theme)
 });
 
 describe('leaderboard chart input', () => {
-	it('draws 25 rows, the most it takes, and refuses 26 and none', async () => {
+	it('draws 25 rows, the most it takes, and refuses 26, none, and a rating that is not a number', async () => {
 		const { geometry } = await drawChart({ kind: 'leaderboard', chart: sampleLeaderboard(25), theme: 'dark' });
 		expect(geometry.scales.y!.labels).toHaveLength(25);
 		// The 24-character clip keeps the absurdly long name readable.

@@ -97,10 +97,17 @@ describe('odds chart input', () => {
 		expect(geometry.scales.x!.labels).toHaveLength(20);
 	});
 
-	it('refuses a field of one and a head-to-head probability outside 0..1', async () => {
+	it('refuses a field of one and a probability outside 0..1', async () => {
 		await expect(
 			drawChart({ kind: 'odds', chart: { ...title, rows: [{ name: 'A', pWin: 1 }] }, theme: 'dark' }),
 		).rejects.toThrow('at least 2 players, not 1');
+		const rows = [
+			{ name: 'A', pWin: 0.5, pTop3: 1 },
+			{ name: 'B', pWin: Number.NaN, pTop3: 1 },
+		];
+		await expect(drawChart({ kind: 'odds', chart: { ...title, rows }, theme: 'dark' })).rejects.toThrow(
+			"B's probability must be in 0..1, not NaN.",
+		);
 		const headToHead = { first: 'A', second: 'B', pFirst: 1.2 };
 		await expect(drawChart({ kind: 'odds', chart: { ...title, rows: [], headToHead }, theme: 'dark' })).rejects.toThrow(
 			'in 0..1, not 1.2',

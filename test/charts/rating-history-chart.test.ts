@@ -159,6 +159,22 @@ describe('rating history chart input', () => {
 		).rejects.toThrow('not 5');
 	});
 
+	it('names a day that is not a calendar day, points out of order and a number that is not finite', async () => {
+		const draw = (bad: RatingPoint[]) =>
+			drawChart({
+				kind: 'ratingHistory',
+				chart: { ...chart, series: [{ player: 'Alice', points: bad }] },
+				theme: 'dark',
+			});
+		await expect(draw([{ ...points[0]!, day: '2026-02-30' }])).rejects.toThrow(
+			`Alice's history: "2026-02-30" is not a YYYY-MM-DD calendar day.`,
+		);
+		await expect(draw([points[1]!, points[0]!])).rejects.toThrow(
+			"Alice's history is not in date order: 2025-01-01 comes after 2025-01-02.",
+		);
+		await expect(draw([{ ...points[0]!, high: Number.NaN }])).rejects.toThrow('not a finite number');
+	});
+
 	it('draws a player with a single point, and a system without a band', async () => {
 		const single = {
 			...chart,
