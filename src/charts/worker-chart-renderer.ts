@@ -1,0 +1,123 @@
+/**
+ * Draws charts on one long-lived worker thread (render-worker.ts), so a burst of renders never blocks the bot's
+ * event loop (measured: docs/charts.md, bench/charts.ts). Requests wait in a queue here and go to the worker two at a
+ * time, answered by id; the worker starts on the first request, is referenced only while it is busy (an idle renderer
+ * never keeps the process alive), is restarted after a crash, and is terminated by close().
+ */
+import { Worker } from 'node:worker_threads';
+// Keeps canvas's native library loaded in the main thread too. Without it, the process segfaults when the worker
+// exits (canvas 3.2 on Node 20, measured here: worker terminate() after any getContext('2d') → SIGSEGV): the
+// library is unloaded with the worker's environment while cairo still holds per-thread state.
+import 'canvas';
+import type { ChartRequest, ChartSize, DrawnChart } from './draw-chart.js';
+import type { WorkerReply, WorkerRequest } from './render-worker.js';
+
+interface Pending {
+	readonly resolve: (drawn: DrawnChart) => void;
+	readonly reject: (error: Error) => void;
+}
+
+interface Queued extends Pending {
+	readonly request: ChartRequest;
+}
+
+/**
+ * Requests handed to the worker at a time; the rest wait here. Posting copies the chart data on this thread (a
+ * 4-player history: about 2 ms), so a burst of 50 posted at once would block the loop for their sum; two in flight
+ * keep the worker busy while each copy runs in its own turn of the loop.
+ */
+const MAX_IN_FLIGHT = 2;
+
+/** The worker's entry, next to this file with the same extension: `.ts` under tsx and vitest, `.js` when built. */
+function workerUrl(): URL {
+	const extension = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? '.js';
+	return new URL(`./render-worker${extension}`, import.meta.url);
+}
+
+/**
+ * A worker that can load TypeScript when this module is TypeScript: `--import tsx` in a worker's execArgv is not
+ * applied on Node 20 (ERR_UNKNOWN_FILE_EXTENSION, measured), so a one-line bootstrap registers tsx's loader in the
+ * worker and then imports the entry.
+ */
+function startWorker(): Worker {
+	const entry = workerUrl();
+	if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+	const tsx = import.meta.resolve('tsx/esm/api');
+	const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+	return new Worker(bootstrap, { eval: true });
+}
+
+export class WorkerChartRenderer {
+	#worker: Worker | undefined;
+	#nextId = 1;
+	readonly #inFlight = new Map<number, Pending>();
+	readonly #queue: Queued[] = [];
+	#closed = false;
+
+	constructor(readonly size: ChartSize) {}
+
+	draw(request: ChartRequest): Promise<DrawnChart> {
+		if (this.#closed) return Promise.reject(new Error('The chart renderer is closed.'));
+		return new Promise<DrawnChart>((resolve, reject) => {
+			this.#queue.push({ request, resolve, reject });
+			this.#pump();
+		});
+	}
+
+	async close(): Promise<void> {
+		this.#closed = true;
+		const worker = this.#worker;
+		this.#worker = undefined;
+		this.#failAll(new Error('The chart renderer was closed before the chart was drawn.'));
+		if (worker !== undefined) await worker.terminate();
+	}
+
+	/** Hands queued requests to the worker up to MAX_IN_FLIGHT; the worker keeps the process alive only while busy. */
+	#pump(): void {
+		while (this.#inFlight.size < MAX_IN_FLIGHT && this.#queue.length > 0) {
+			const { request, resolve, reject } = this.#queue.shift()!;
+			const worker = this.#ensureWorker();
+			const id = this.#nextId++;
+			this.#inFlight.set(id, { resolve, reject });
+			worker.postMessage({ id, request, size: this.size } satisfies WorkerRequest);
+		}
+		if (this.#inFlight.size > 0) this.#worker?.ref();
+		else this.#worker?.unref();
+	}
+
+	#ensureWorker(): Worker {
+		if (this.#worker !== undefined) return this.#worker;
+		const worker = startWorker();
+		worker.unref();
+		worker.on('message', (reply: WorkerReply) => this.#settle(reply));
+		worker.on('error', (error) => {
+			// The worker is gone: fail what it held; the next request starts a new one.
+			if (this.#worker === worker) this.#worker = undefined;
+			this.#failAll(new Error(`The chart worker failed: ${error.message}`));
+		});
+		worker.on('exit', (code) => {
+			if (this.#worker !== worker) return;
+			this.#worker = undefined;
+			this.#failAll(new Error(`The chart worker exited (code ${code}).`));
+		});
+		this.#worker = worker;
+		return worker;
+	}
+
+	#settle(reply: WorkerReply): void {
+		const pending = this.#inFlight.get(reply.id);
+		if (pending === undefined) return;
+		this.#inFlight.delete(reply.id);
+		if ('error' in reply) pending.reject(new Error(reply.error));
+		else pending.resolve({ png: Buffer.from(reply.png), geometry: reply.geometry });
+		// The next request is copied in a later turn of the loop, not in this one.
+		setImmediate(() => this.#pump());
+	}
+
+	#failAll(error: Error): void {
+		const pending = [...this.#inFlight.values(), ...this.#queue];
+		this.#inFlight.clear();
+		this.#queue.length = 0;
+		for (const { reject } of pending) reject(error);
+	}
+}
