@@ -8,6 +8,7 @@ import { axisStyle, backgroundPlugin, contextOf, legendLabelStyle, titleOptions 
 import { niceRange } from './chart-scale.js';
 import { isCalendarDate } from '../league/dates.js';
 import { dayNumber, dayTicks } from './chart-days.js';
+import { niceStep } from './chart-scale.js';
 import { clipName } from './chart-text.js';
 import { chartColors, withAlpha } from './chart-theme.js';
 import type { ChartTheme, RatingHistoryChart, RatingPoint } from './chart-types.js';
@@ -36,7 +37,12 @@ export interface PlacedPoint {
  * Each point at its day number; several points of one day spread over the first half of that day, in order. Points
  * must be calendar days in order, with finite numbers: the chart names the first that is not.
  */
-export function placePoints(points: readonly RatingPoint[], player = 'the player'): PlacedPoint[] {
+export function placePoints(
+	points: readonly RatingPoint[],
+	player = 'the player',
+	axis: 'date' | 'race' = 'date',
+): PlacedPoint[] {
+	if (axis === 'race') return placeByRace(points, player);
 	const placed: PlacedPoint[] = [];
 	for (let i = 0; i < points.length;) {
 		const day = points[i]!.day;
@@ -57,6 +63,28 @@ export function placePoints(points: readonly RatingPoint[], player = 'the player
 		i = end;
 	}
 	return placed;
+}
+
+/** Undated races: each point at its race ordinal (`index`), which must increase. */
+function placeByRace(points: readonly RatingPoint[], player: string): PlacedPoint[] {
+	return points.map((point, i) => {
+		const x = point.index;
+		if (x === undefined || !Number.isFinite(x)) throw new Error(`${player}'s history: a point has no race number.`);
+		if (i > 0 && x <= points[i - 1]!.index!) throw new Error(`${player}'s history is not in race order at race ${x}.`);
+		if (![point.rating, point.low ?? 0, point.high ?? 0].every(Number.isFinite)) {
+			throw new Error(`${player}'s history: the point of race ${x} has a rating or band that is not a finite number.`);
+		}
+		return { point, x };
+	});
+}
+
+/** Ticks of a race-number axis: about eight round race numbers, labelled `race N`. */
+function raceTicks(min: number, max: number): { value: number; label: string }[] {
+	const step = Math.max(1, niceStep((max - min) / 8));
+	const ticks: { value: number; label: string }[] = [];
+	for (let value = Math.ceil(min / step) * step; value <= max; value += step)
+		ticks.push({ value, label: `race ${value}` });
+	return ticks;
 }
 
 function hasBand(point: RatingPoint): boolean {
@@ -223,7 +251,8 @@ export function ratingHistoryConfig(
 	if (chart.series.length < 1 || chart.series.length > MAX_HISTORY_SERIES) {
 		throw new Error(`A rating history chart shows 1 to ${MAX_HISTORY_SERIES} players, not ${chart.series.length}.`);
 	}
-	const placedSeries = chart.series.map((series) => placePoints(series.points, clipName(series.player)));
+	const axisKind = chart.axis ?? 'date';
+	const placedSeries = chart.series.map((series) => placePoints(series.points, clipName(series.player), axisKind));
 	const allX = placedSeries.flat().map((point) => point.x);
 	if (allX.length === 0) throw new Error('A rating history chart needs at least one point.');
 	let minX = Math.min(...allX);
@@ -232,7 +261,7 @@ export function ratingHistoryConfig(
 	const pad = Math.max((maxX - minX) * 0.015, 1);
 	minX -= pad;
 	maxX += pad;
-	const ticks = dayTicks(minX, maxX);
+	const ticks = axisKind === 'race' ? raceTicks(minX, maxX) : dayTicks(minX, maxX);
 	const tickLabels = new Map(ticks.map((tick) => [tick.value, tick.label]));
 
 	// Bands and race markers are drawn by plugins from these lists (one path each), not as Chart.js datasets: a

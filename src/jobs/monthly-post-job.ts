@@ -106,7 +106,7 @@ export function createMonthlyPostJob(deps: MonthlyPostJobDeps): Job {
 			const won = await store.add(key, { v: 1, state: 'claimed', attempt: 1, at: stamp() } satisfies PostRecord);
 			return won ? { attempt: 1 } : undefined;
 		}
-		if (record.state === 'posted') return undefined;
+		if (record.state === 'posted' || record.state === 'skipped') return undefined;
 		if (record.state === 'claimed' && clock().getTime() - Date.parse(record.at) < staleClaimMs) {
 			log.debug({ key, attempt: record.attempt }, 'monthly post in progress elsewhere');
 			return undefined;
@@ -141,7 +141,13 @@ export function createMonthlyPostJob(deps: MonthlyPostJobDeps): Job {
 				if (!found.ok) return await failed(league, due, attempt, found.failure, log);
 				if (found.messageId !== undefined) return await posted(league, due, attempt, found.messageId, log);
 			}
-			const message = withMarker(await composer.compose(league.id, due.month, { late: due.late, now }), marker);
+			const composed = await composer.compose(league.id, due.month, { late: due.late, now });
+			if (composed === undefined) {
+				await store.set(key, { v: 1, state: 'skipped', attempt, at: stamp() } satisfies PostRecord);
+				log.info({ league: league.id, month: due.month }, 'monthly post skipped: nothing to rank yet');
+				return;
+			}
+			const message = withMarker(composed, marker);
 			const result = await poster.post(settings.channel, message, { nonce: postNonce(key) });
 			if (!result.ok) return await failed(league, due, attempt, result.failure, log);
 			await posted(league, due, attempt, result.messageId, log);

@@ -6,7 +6,8 @@ import type { ChannelMessage, PostFailure } from '../services/monthly-post-port.
  * post carries, so that a post whose confirmation was lost can be found again in the channel (docs/scheduler.md).
  */
 
-export type PostState = 'claimed' | 'posted' | 'failed';
+/** `skipped`: the league had nothing to rank that month (no rated player); nothing is posted for it. */
+export type PostState = 'claimed' | 'posted' | 'failed' | 'skipped';
 
 export interface PostRecord {
 	readonly v: 1;
@@ -27,7 +28,7 @@ export const attemptKey = (key: string, attempt: number): string => `${key}:atte
 export function postRecordOf(raw: unknown, key: string): PostRecord | undefined {
 	if (raw === undefined) return undefined;
 	const record = raw as Partial<PostRecord>;
-	if (record.v !== 1 || !['claimed', 'posted', 'failed'].includes(String(record.state))) {
+	if (record.v !== 1 || !['claimed', 'posted', 'failed', 'skipped'].includes(String(record.state))) {
 		throw new Error(`jobs record ${key} has schema version ${String(record.v)}: this pitwall reads version 1`);
 	}
 	return record as PostRecord;

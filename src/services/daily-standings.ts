@@ -9,8 +9,8 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { calendarDay } from './league-day.js';
 
 /**
- * Daily standings (issue 7 §2): once a day per league, the standings of every system as of that day, written as a
- * derived record keyed by (league, day) only if absent. After downtime the next run fills every missed day (at most
+ * Daily standings (issue 7 §2): once a day per league, just after its midnight, the standings of every system as of
+ * the day that just ended, written as a derived record keyed by (league, day) only if absent. After downtime the next run fills every missed day (at most
  * MAX_BACKFILL_DAYS): each day is computed as of itself (standings.ts), so a filled-in day equals the record its own
  * run would have written. Records are caches: `onDays` checks each against the log and recomputes a stale one.
  */
@@ -25,7 +25,7 @@ export interface DailyRunResult {
 }
 
 export interface DailyStandingsService {
-	/** The job's run: write every league's due days up to today in its time zone. */
+	/** The job's run: write every league's due days up to yesterday in its time zone. */
 	writeDue(now: Date): Promise<DailyRunResult>;
 	/** A league's standings on `days`, from valid records; missing or stale days are computed and cached. */
 	onDays(league: LeagueInfo, days: readonly string[]): Promise<Map<string, DailyStandings>>;
@@ -62,17 +62,18 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 		}));
 	};
 
+	/** Records the days up to yesterday in the league's time zone: each day is recorded once it is over. */
 	const writeLeague = async (league: LeagueInfo, now: Date): Promise<number> => {
-		const today = calendarDay(league.config.timezone, now);
+		const last = addDays(calendarDay(league.config.timezone, now), -1);
 		const cursor = await repo.dailyCursor(league.id);
-		if (cursor !== undefined && cursor >= today) return 0;
-		const first = cursor === undefined ? today : maxDay(addDays(cursor, 1), addDays(today, 1 - MAX_BACKFILL_DAYS));
+		if (cursor !== undefined && cursor >= last) return 0;
+		const first = cursor === undefined ? last : maxDay(addDays(cursor, 1), addDays(last, 1 - MAX_BACKFILL_DAYS));
 		const days: string[] = [];
-		for (let day = first; day <= today; day = addDays(day, 1)) days.push(day);
+		for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
 		const state = await repo.loadState(league.id);
 		let written = 0;
 		for (const record of await compute(league, state, days)) if (await repo.addDaily(record)) written++;
-		await repo.setDailyCursor(league.id, today);
+		await repo.setDailyCursor(league.id, last);
 		return written;
 	};
 

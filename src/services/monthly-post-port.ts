@@ -20,8 +20,11 @@ export interface ComposeOptions {
 }
 
 export interface MonthlyPostComposer {
-	/** The ranking post of `leagueId` for `month` (`YYYY-MM`, the month of posting). */
-	compose(leagueId: string, month: string, options: ComposeOptions): Promise<ChannelMessage>;
+	/**
+	 * The ranking post of `leagueId` for `month` (`YYYY-MM`, the month of posting); undefined when the league has
+	 * nothing to rank yet (no rated player): that month's post is skipped, not sent empty.
+	 */
+	compose(leagueId: string, month: string, options: ComposeOptions): Promise<ChannelMessage | undefined>;
 }
 
 /** Why Discord refused a post. All but `http` are the channel's fault, worth telling the organizers about. */

@@ -54,7 +54,7 @@ function nameList(names: readonly string[], max = 8): string {
 export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostComposer {
 	const { repo, daily, charts } = deps;
 	return {
-		async compose(leagueId: string, month: string, options: ComposeOptions): Promise<ChannelMessage> {
+		async compose(leagueId: string, month: string, options: ComposeOptions): Promise<ChannelMessage | undefined> {
 			const league = await repo.getLeague(leagueId);
 			if (league === undefined) throw new Error(`no league ${leagueId}`);
 			const { config } = league;
@@ -66,6 +66,7 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const before = (await daily.onDays(league, [addDays(periodStart, -1)])).values().next().value;
 			const start = before?.systems[system] ?? [];
 			const end = (await repo.ratingsAt(leagueId, system, asOf)).standings;
+			if (end.length === 0) return undefined;
 			const summary = summarizeMonth(start, end, { top: POST_TOP, movers: POST_MOVERS });
 			const name = (id: string) => escapeForDiscord(state.resolve(id)?.name ?? id);
 			const races = state
@@ -94,7 +95,12 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 				lines.push(`**Now established:** ${nameList(summary.established.map((s) => name(s.player)))}`);
 			}
 			if (races.length > 0) {
-				lines.push(`**Races:** ${nameList(races.map((r) => `${r.id}${r.name ? ` “${escapeForDiscord(r.name)}”` : ''} (${r.date})`), 6)}`);
+				lines.push(
+					`**Races:** ${nameList(
+						races.map((r) => `${r.id}${r.name ? ` “${escapeForDiscord(r.name)}”` : ''} (${r.date})`),
+						6,
+					)}`,
+				);
 			}
 			const content = fitLines(lines, CONTENT_MAX);
 			const top = summary.top.map((s, i) => ({ ...s, name: state.resolve(s.player)?.name ?? s.player, rank: i + 1 }));

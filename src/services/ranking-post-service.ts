@@ -54,6 +54,12 @@ export function createRankingPostService(deps: RankingPostServiceDeps): RankingP
 				due !== undefined && record?.state !== 'posted' ? due : { ...nextPost(now, post, timezone), late: false };
 			const scheduledAt = 'scheduledAt' in next ? next.scheduledAt : next.at;
 			const message = await deps.composer.compose(info.id, next.month, { late: next.late, now });
+			if (message === undefined) {
+				throw refused(
+					'nothing-to-post',
+					'There is nothing to rank yet: the monthly post starts once a race is stored (a month without any rated player is skipped).',
+				);
+			}
 			return {
 				info,
 				post,

@@ -11,13 +11,7 @@ import type { DailyStandings } from './records.js';
 
 /** The entities, one namespace each. */
 export type EntityName =
-	| 'events'
-	| 'league-state'
-	| 'rating-snapshots'
-	| 'rating-index'
-	| 'guilds'
-	| 'daily-standings'
-	| 'jobs';
+	'events' | 'league-state' | 'rating-snapshots' | 'rating-index' | 'guilds' | 'daily-standings' | 'jobs';
 
 /** One namespace of a store. Values are plain JSON (records.ts). */
 export interface KeyValueNamespace {

@@ -33,15 +33,17 @@ beforeEach(async () => {
 });
 
 describe('the daily standings job', () => {
-	it('writes each league’s day once, just after midnight in its time zone, equal to a fresh computation', async () => {
-		expect(await w.services.daily.writeDue(at('2026-03-03T22:30:00Z'))).toEqual({ leagues: 1, written: 1 }); // 23:30 in Budapest
-		expect((await w.repo.readDaily(league.id, ['2026-03-03']))[0]?.systems).toEqual(await fresh('2026-03-03'));
+	it('writes each league’s day once, just after it ends at midnight in its time zone, equal to a fresh computation', async () => {
+		// 23:30 on the 3rd in Budapest: the 2nd is over and due, the 3rd is not.
+		expect(await w.services.daily.writeDue(at('2026-03-03T22:30:00Z'))).toEqual({ leagues: 1, written: 1 });
+		expect((await w.repo.readDaily(league.id, ['2026-03-02']))[0]?.systems).toEqual(await fresh('2026-03-02'));
 		expect(await w.services.daily.writeDue(at('2026-03-03T22:50:00Z'))).toEqual({ leagues: 1, written: 0 });
-		expect(await w.repo.readDaily(league.id, ['2026-03-04'])).toEqual([undefined]);
-		// 00:01 on the 4th in Budapest (UTC+1): the 4th is due.
+		expect(await w.repo.readDaily(league.id, ['2026-03-03'])).toEqual([undefined]);
+		// 00:01 on the 4th in Budapest (UTC+1): the 3rd, with its race, is due.
 		expect(await w.services.daily.writeDue(at('2026-03-03T23:01:00Z'))).toEqual({ leagues: 1, written: 1 });
-		const [record] = await w.repo.readDaily(league.id, ['2026-03-04']);
-		expect(record?.systems).toEqual(await fresh('2026-03-04'));
+		const [record] = await w.repo.readDaily(league.id, ['2026-03-03']);
+		expect(record?.systems).toEqual(await fresh('2026-03-03'));
+		expect(record?.systems['glicko']).toHaveLength(4);
 		// Firing again the same day writes nothing.
 		for (const time of ['2026-03-03T23:16:00Z', '2026-03-04T11:00:00Z', '2026-03-04T22:59:00Z']) {
 			expect((await w.services.daily.writeDue(at(time))).written).toBe(0);
@@ -52,8 +54,9 @@ describe('the daily standings job', () => {
 		await w.services.daily.writeDue(at('2026-03-03T12:00:00Z'));
 		at('2026-03-08T12:00:00Z');
 		await addRace(w, '1. Carol\n2. Alice', undefined, '2026-03-06'); // confirmed during the downtime, dated back
+		// The 3rd to the 11th: nine days, each as of itself.
 		expect(await w.services.daily.writeDue(at('2026-03-12T12:00:00Z'))).toEqual({ leagues: 1, written: 9 });
-		const days = ['2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-12'];
+		const days = ['2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-11'];
 		const records = await w.repo.readDaily(league.id, days);
 		for (const [i, day] of days.entries()) expect(records[i]?.systems).toEqual(await fresh(day));
 		// Idle growth shows day by day: Alice's Glicko RD rises from one record to the next while she is idle.
@@ -67,6 +70,8 @@ describe('the daily standings job', () => {
 		const before = await w.services.ratings.rating(member, { player: 'Alice' });
 		await w.services.daily.writeDue(new Date(w.now.ms));
 		expect(await w.services.ratings.rating(member, { player: 'Alice' })).toEqual(before);
+		// The record of the 20th, written as that day ends, holds the numbers /rating showed on it.
+		await w.services.daily.writeDue(at('2026-03-20T23:30:00Z'));
 		const [record] = await w.repo.readDaily(league.id, ['2026-03-20']);
 		const alice = record!.systems['glicko']!.find((s) => s.player === '#1')!;
 		expect([alice.rating, alice.uncertainty, alice.provisional]).toEqual([
@@ -79,18 +84,18 @@ describe('the daily standings job', () => {
 	it('a void reaching back makes later records stale: reads recompute them, equal to a fresh computation', async () => {
 		await w.services.daily.writeDue(at('2026-03-03T12:00:00Z'));
 		await w.services.daily.writeDue(at('2026-03-05T12:00:00Z'));
-		const stale = (await w.repo.readDaily(league.id, ['2026-03-05']))[0]!;
+		const days = ['2026-03-02', '2026-03-03', '2026-03-04'];
+		const stale = (await w.repo.readDaily(league.id, ['2026-03-04']))[0]!;
 		await w.services.races.void(organizer, 'R1', 'wrong results');
-		expect(await fresh('2026-03-05')).not.toEqual(stale.systems);
-		const read = await w.services.daily.onDays(league, ['2026-03-03', '2026-03-04', '2026-03-05']);
-		for (const day of ['2026-03-03', '2026-03-04', '2026-03-05'])
-			expect(read.get(day)!.systems).toEqual(await fresh(day));
+		expect(await fresh('2026-03-04')).not.toEqual(stale.systems);
+		const read = await w.services.daily.onDays(league, days);
+		for (const day of days) expect(read.get(day)!.systems).toEqual(await fresh(day));
 		// The cache now holds the recomputed record.
-		expect((await w.repo.readDaily(league.id, ['2026-03-05']))[0]!.systems).toEqual(await fresh('2026-03-05'));
+		expect((await w.repo.readDaily(league.id, ['2026-03-04']))[0]!.systems).toEqual(await fresh('2026-03-04'));
 	});
 
 	it('a race confirmed later but dated on or before a recorded day makes that record stale', async () => {
-		await w.services.daily.writeDue(at('2026-03-05T12:00:00Z'));
+		await w.services.daily.writeDue(at('2026-03-06T12:00:00Z'));
 		const kept = (await w.repo.readDaily(league.id, ['2026-03-05']))[0]!;
 		await addRace(w, '1. Dave\n2. Alice', undefined, '2026-03-07'); // after the 5th: the 5th stays valid
 		expect((await w.services.daily.onDays(league, ['2026-03-05'])).get('2026-03-05')).toEqual(kept);
