@@ -8,6 +8,7 @@ import { member, organizer, roleOrganizer, ROLE } from './helpers.js';
 
 const CHANNEL = '600000000000000001';
 
+/** Services over a memory store; `withComposer: false` keeps the services' own ranking composer. */
 async function setup(nowIso = '2026-12-10T12:00:00Z', withComposer = true) {
 	const store = createMemoryStore();
 	const repo = createLeagueRepository(store);
@@ -83,10 +84,15 @@ describe('ranking post settings', () => {
 		]);
 	});
 
-	it('preview without a composer says so', async () => {
+	it('with the services’ own composer, a league with nothing to rank yet says so; with a race, the post is shown', async () => {
 		const { services } = await setup('2026-12-10T12:00:00Z', false);
 		await expect(services.rankingPost.preview(organizer, undefined)).rejects.toThrow(
-			'The monthly ranking post cannot be composed in this mode of the bot.',
+			'There is nothing to rank yet: the monthly post starts once a race is stored',
 		);
+		const preview = await services.races.submit(organizer, { text: '1. Alice\n2. Bob' });
+		await services.races.confirm(organizer, preview.id);
+		const post = await services.rankingPost.preview(organizer, undefined);
+		expect(post.message.content).toContain('**Cup: monthly ranking, November 2026** · `folyami` as of 2026-12-10');
+		expect(post.message.content).toContain('1 race since 2026-11-01 · 2 rated players');
 	});
 });
