@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCalibrateBench } from './calibrate.js';
 import { runChartsBench } from './charts.js';
+import { runJobsBench } from './jobs.js';
 import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
@@ -13,6 +14,7 @@ runReplayBench();
 await runRelrankBench();
 await runCalibrateBench();
 await runChartsBench();
+await runJobsBench();
 
 // The storage benchmark measures process RSS, so it runs in a process of its own, with the allocator setting
 // `npm start` uses (MALLOC_ARENA_MAX=2: glibc's per-thread arenas for SQLite's worker threads cost RSS, not speed).

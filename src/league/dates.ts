@@ -18,8 +18,25 @@ function daysInMonth(year: number, month: number): number {
 	return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+/**
+ * Day numbers already computed: a replay asks for the same few thousand dates millions of times (every racer of every
+ * race), and a lookup is cheaper than parsing. Bounded: cleared when it grows past DAY_CACHE_MAX entries.
+ */
+const dayCache = new Map<string, number>();
+const DAY_CACHE_MAX = 100_000;
+
 /** Days since 1970-01-01 of a valid `YYYY-MM-DD` date (H. Hinnant's `days_from_civil`). */
 export function dayNumber(date: string): number {
+	let days = dayCache.get(date);
+	if (days === undefined) {
+		if (dayCache.size >= DAY_CACHE_MAX) dayCache.clear();
+		days = civilToDays(date);
+		dayCache.set(date, days);
+	}
+	return days;
+}
+
+function civilToDays(date: string): number {
 	const year = Number(date.slice(0, 4));
 	const month = Number(date.slice(5, 7));
 	const day = Number(date.slice(8, 10));

@@ -91,6 +91,8 @@ export interface Standing extends RatingSummary {
 export interface Replay<S> {
 	/** Rate one race and store the new states. */
 	apply(race: Race): RaceOutcome;
+	/** `apply` without building the outcome (every racer's before and after summary): replays that only need the end. */
+	advance(race: Race): void;
 	/** The rated field of `race` with pre-race states, without changing anything (for predictions). */
 	prepare(race: Race): PreparedRace<S>;
 	/** Rate a race returned by `prepare` (no other race may be applied in between). */
@@ -154,7 +156,7 @@ export function createReplay<S, P>(
 		return { race, field, newcomers, reset, at: racesApplied };
 	};
 
-	const commit = (prepared: PreparedRace<S>): RaceOutcome => {
+	const commit = (prepared: PreparedRace<S>, describe = true): RaceOutcome => {
 		if (prepared.at !== racesApplied) throw new ReplayError(`race ${prepared.race.id} was prepared at another point`);
 		const { race, field } = prepared;
 		let after: S[];
@@ -169,7 +171,8 @@ export function createReplay<S, P>(
 		if (prepared.reset) players.clear();
 		racesApplied++;
 		lastDate = latest(race.date, lastDate);
-		const changes = field.map((entry, i): RatingChange => {
+		const changes: RatingChange[] = [];
+		field.forEach((entry, i) => {
 			const state = after[i]!;
 			const previous = players.get(entry.player);
 			// The latest of the player's race dates: a race dated before an earlier-rated one (an organizer may confirm
@@ -181,22 +184,24 @@ export function createReplay<S, P>(
 				...(playerDate !== undefined && { lastDate: playerDate }),
 			};
 			players.set(entry.player, record);
-			return {
+			if (!describe) return;
+			changes.push({
 				player: entry.player,
 				rank: entry.rank,
 				status: entry.status,
 				before: system.summary(entry.state, params),
 				after: system.summary(state, params),
 				newcomer: prepared.newcomers[i]!,
-			};
+			});
 		});
 		return { race, changes };
 	};
 
 	return {
 		prepare,
-		commit,
+		commit: (prepared) => commit(prepared),
 		apply: (race) => commit(prepare(race)),
+		advance: (race) => void commit(prepare(race), false),
 		player: (name) => players.get(name),
 		stateAt(name, date) {
 			const record = players.get(name);

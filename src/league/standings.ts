@@ -43,7 +43,7 @@ export function standingsAsOf<S, P>(
 	options: ReplayOptions = {},
 ): Standing[] {
 	const replay = createReplay(system, params, options);
-	for (const race of races) if (happenedBy(race, day)) replay.apply(race);
+	for (const race of races) if (happenedBy(race, day)) replay.advance(race);
 	return replay.standings(day);
 }
 
@@ -92,7 +92,7 @@ export function* standingsOnDaysInSteps<S, P>(
 				if (prefix) break;
 				continue;
 			}
-			replay.apply(race);
+			replay.advance(race);
 			if (++sinceYield >= slice) {
 				sinceYield = 0;
 				yield;

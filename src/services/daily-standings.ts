@@ -1,4 +1,4 @@
-import { RACES_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
+import { DAYS_PER_SLICE, RACES_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
 import { addDays } from '../league/dates.js';
 import type { LeagueLog } from '../league/race-log.js';
 import type { Standing } from '../league/replay.js';
@@ -42,7 +42,12 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 		const late = days.filter((day) => latest === undefined || day >= latest);
 		const early = days.filter((day) => !late.includes(day));
 		for (const system of raceSystems) {
-			const onDays = await repo.standingsOn(league.id, system.id, late);
+			const onDays = new Map<string, Standing[]>();
+			for (let i = 0; i < late.length; i += DAYS_PER_SLICE) {
+				const slice = await repo.standingsOn(league.id, system.id, late.slice(i, i + DAYS_PER_SLICE));
+				for (const [day, rows] of slice) onDays.set(day, rows);
+				await yieldToEventLoop();
+			}
 			if (early.length > 0) {
 				const params: unknown = system.params(league.config.params[system.id]);
 				const options = { reset: league.config.reset };
@@ -72,7 +77,10 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 		for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
 		const state = await repo.loadState(league.id);
 		let written = 0;
-		for (const record of await compute(league, state, days)) if (await repo.addDaily(record)) written++;
+		for (const record of await compute(league, state, days)) {
+			if (await repo.addDaily(record)) written++;
+			await yieldToEventLoop();
+		}
 		await repo.setDailyCursor(league.id, last);
 		return written;
 	};

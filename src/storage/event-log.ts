@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from '../event-loop.js';
 import type { LoggedEvent } from '../league/league-events.js';
 import type { KeyValueNamespace } from './ports.js';
 import { eventToDomain, eventToRecord } from './records.js';
@@ -20,7 +21,7 @@ export async function appendEvent(events: KeyValueNamespace, league: string, eve
 export async function readEventsFrom(events: KeyValueNamespace, league: string, from: number): Promise<LoggedEvent[]> {
 	const out: LoggedEvent[] = [];
 	let batch = 8;
-	for (let next = from; ; batch = 512) {
+	for (let next = from; ; batch = 256) {
 		const keys = Array.from({ length: batch }, (_, i) => eventKey(league, next + i));
 		const raws = await events.getMany(keys);
 		for (const [i, raw] of raws.entries()) {
@@ -30,5 +31,6 @@ export async function readEventsFrom(events: KeyValueNamespace, league: string, 
 			out.push(event);
 			next++;
 		}
+		await yieldToEventLoop(); // a long log is read in turns: other leagues' work runs between batches
 	}
 }

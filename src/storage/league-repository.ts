@@ -3,6 +3,7 @@ import { createLeagueLog, LeagueError, type LeagueLog } from '../league/race-log
 import { nameKey } from '../league/race-log-checks.js';
 import { getSystem, raceSystems } from '../ratings/index.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
+import { EVENTS_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
 import { appendEvent, readEventsFrom } from './event-log.js';
 import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
@@ -55,7 +56,11 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const sessions = new Map<string, Session>();
 
 	const roll = async (league: string, log: LeagueLog) => {
-		for (const event of await readEventsFrom(events, league, log.seq() + 1)) log.apply(event);
+		const fresh = await readEventsFrom(events, league, log.seq() + 1);
+		for (const [i, event] of fresh.entries()) {
+			log.apply(event);
+			if ((i + 1) % EVENTS_PER_SLICE === 0) await yieldToEventLoop(); // a cold open of a long log
+		}
 	};
 
 	const session = async (league: string): Promise<Session> => {
@@ -99,6 +104,19 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 
 	const getLeague = (id: string) => mutex.run(id, async () => info(id, (await session(id)).log));
 
+	/**
+	 * The leagues of `ids`, opened one after another: opening a league not in memory rolls its log forward, and
+	 * opening many at once would run all their slices of work back to back between two turns of the event loop.
+	 */
+	const listed = async (ids: readonly string[]): Promise<LeagueInfo[]> => {
+		const found: LeagueInfo[] = [];
+		for (const id of ids) {
+			const league = await getLeague(id);
+			if (league !== undefined) found.push(league);
+		}
+		return found;
+	};
+
 	return {
 		async createLeague(config: LeagueConfig, by: string) {
 			const id = leagueId(config.guildId, config.name);
@@ -124,9 +142,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		},
 		getLeague,
 		async listLeagues(guildId) {
-			const ids = guildToDomain(await guilds.get(guildId), `guild ${guildId}`);
-			const found = await Promise.all(ids.map(getLeague));
-			return found.filter((league): league is LeagueInfo => league !== undefined);
+			return listed(guildToDomain(await guilds.get(guildId), `guild ${guildId}`));
 		},
 		appendEvent: (league, event) =>
 			mutex.run(league, async () => {
@@ -154,7 +170,9 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			}),
 		async listAllLeagues() {
 			const servers = guildToDomain(await guilds.get(ALL_GUILDS), 'the list of servers');
-			return (await Promise.all(servers.map((guild) => this.listLeagues(guild)))).flat();
+			const ids: string[] = [];
+			for (const guild of servers) ids.push(...guildToDomain(await guilds.get(guild), `guild ${guild}`));
+			return listed(ids);
 		},
 		async readDaily(league, days) {
 			const raws = await daily.getMany(days.map((day) => dailyKey(league, day)));

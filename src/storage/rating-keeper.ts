@@ -91,7 +91,7 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 			try {
 				let sinceYield = 0;
 				for (const { seq, race } of log.ratedRaces(cur.upTo)) {
-					cur.replay.apply(race);
+					cur.replay.advance(race);
 					cur.count++;
 					// A long replay (a cold start, a void far back) lets other leagues' work run in between.
 					if (++sinceYield === RACES_PER_SLICE) {
