@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,22 @@ describe('local console through a pipe', () => {
 		expect(out).toContain('error: unknown option extra for /about');
 		expect(out.match(/\*\*pitwall \d+\.\d+\.\d+\*\*/g)).toHaveLength(2);
 		expect(out).not.toContain('pitwall>'); // no prompt on a pipe
+	}, 60_000);
+
+	it('writes each chart as a PNG under data/console-out and prints its absolute path', async () => {
+		const { code, out } = await console_(
+			'/rating player:Argammon compare:Duplode\n/leaderboard\n/odds players:"Argammon, Duplode, CTG, Ayrton"\n',
+		);
+		expect(code).toBe(0);
+		const paths = [...out.matchAll(/^file written: (\S+)$/gm)].map((m) => m[1]!);
+		expect(paths.map((p) => p.replace(/^.*-/, ''))).toEqual(['rating.png', 'leaderboard.png', 'odds.png']);
+		for (const path of paths) {
+			expect(path.startsWith(join(cwd, 'data', 'console-out'))).toBe(true);
+			const png = readFileSync(path);
+			expect(png.subarray(1, 4).toString()).toBe('PNG');
+			expect(png.readUInt32BE(16)).toBe(800); // IHDR width
+			expect(png.readUInt32BE(20)).toBe(400); // IHDR height
+		}
 	}, 60_000);
 
 	it('keeps the league in the store: the second run imports nothing, and exit stops early', async () => {
