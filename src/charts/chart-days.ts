@@ -2,24 +2,11 @@
  * The history chart's x axis: a linear axis over day numbers (days since 1970-01-01) with ticks on calendar
  * boundaries, labelled as dates. Chart.js's time axis needs a date adapter package; this needs none.
  */
-import { dayNumber } from '../league/dates.js';
+import { civilFromDays, dayNumber } from '../league/dates.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-export { dayNumber };
-
-/** The `{ year, month (1-12), day }` of a day number (H. Hinnant's `civil_from_days`, the inverse of dayNumber). */
-export function civilFromDays(days: number): { year: number; month: number; day: number } {
-	const z = days + 719468;
-	const era = Math.floor(z / 146097);
-	const doe = z - era * 146097;
-	const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-	const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-	const mp = Math.floor((5 * doy + 2) / 153);
-	const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-	const month = mp < 10 ? mp + 3 : mp - 9;
-	return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
-}
+export { civilFromDays, dayNumber };
 
 export interface DayTick {
 	readonly value: number;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { UsageError } from './args.js';
+import { asOfArg, UsageError } from './args.js';
+import { happenedBy } from '../league/standings.js';
 import { parseHistoryCsv } from '../formats/history-csv.js';
 import type { Race } from '../ratings/types.js';
 
@@ -32,6 +33,19 @@ export function readText(path: string): string {
 /** Read and validate a history CSV (HistoryCsvError names `path:line`). */
 export function loadHistory(path: string): Race[] {
 	return parseHistoryCsv(readText(path), path);
+}
+
+/**
+ * A history CSV as of a day (issue 7 §1): the races dated on or before `--as-of` (default: the latest race date) and
+ * the undated ones, with that day (undefined when no race is dated: nothing grows).
+ */
+export function loadHistoryAsOf(
+	path: string,
+	asOfValue: string | undefined,
+): { races: Race[]; asOf: string | undefined } {
+	const history = loadHistory(path);
+	const asOf = asOfArg(asOfValue, history);
+	return { races: asOf === undefined ? history : history.filter((race) => happenedBy(race, asOf)), asOf };
 }
 
 /** Numbers at full double precision: String(x) round-trips every double. */

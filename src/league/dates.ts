@@ -58,17 +58,22 @@ export function yearOf(date: string): number {
 	return Number(date.slice(0, 4));
 }
 
-/** The `YYYY-MM-DD` date of a day number (days since 1970-01-01): H. Hinnant's `civil_from_days`. */
-export function dateOfDayNumber(z: number): string {
-	const shifted = z + 719468;
-	const era = Math.floor(shifted / 146097);
-	const doe = shifted - era * 146097;
+/** The `{ year, month (1-12), day }` of a day number (H. Hinnant's `civil_from_days`, the inverse of dayNumber). */
+export function civilFromDays(days: number): { year: number; month: number; day: number } {
+	const z = days + 719468;
+	const era = Math.floor(z / 146097);
+	const doe = z - era * 146097;
 	const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
 	const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
 	const mp = Math.floor((5 * doy + 2) / 153);
 	const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
 	const month = mp < 10 ? mp + 3 : mp - 9;
-	const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+	return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+/** The `YYYY-MM-DD` date of a day number (days since 1970-01-01). */
+export function dateOfDayNumber(days: number): string {
+	const { year, month, day } = civilFromDays(days);
 	return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 

@@ -1,5 +1,4 @@
 import {
-	asOfArg,
 	noExtraPositionals,
 	parseCommandArgs,
 	required,
@@ -8,10 +7,9 @@ import {
 	systemArg,
 	UsageError,
 } from '../args.js';
-import { loadHistory, num, type CliCommand } from '../command.js';
+import { loadHistoryAsOf, num, type CliCommand } from '../command.js';
 import { csvLine } from '../../formats/csv.js';
 import { replayHistory } from '../../league/replay.js';
-import { happenedBy } from '../../league/standings.js';
 import { fieldOdds } from '../../ratings/odds.js';
 
 const options = {
@@ -44,9 +42,7 @@ player,p_win,p_top3,expected_position for the field. A name never seen in the hi
 		if (players.some((name) => name === '')) throw new UsageError('--players has an empty name');
 		const duplicate = players.find((name, i) => players.indexOf(name) !== i);
 		if (duplicate !== undefined) throw new UsageError(`--players names ${duplicate} twice`);
-		const history = loadHistory(required(values.input, 'input'));
-		const asOf = asOfArg(values['as-of'], history);
-		const races = asOf === undefined ? history : history.filter((race) => happenedBy(race, asOf));
+		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of']);
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) });
 		for (const name of players) {
 			if (replay.player(name) === undefined)

@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import {
-	asOfArg,
 	noExtraPositionals,
 	parseCommandArgs,
 	required,
@@ -9,10 +8,9 @@ import {
 	systemArg,
 	UsageError,
 } from '../args.js';
-import { loadHistory, num, type CliCommand } from '../command.js';
+import { loadHistoryAsOf, num, type CliCommand } from '../command.js';
 import { csvLine } from '../../formats/csv.js';
 import { replayHistory } from '../../league/replay.js';
-import { happenedBy } from '../../league/standings.js';
 
 const options = {
 	system: { type: 'string' },
@@ -41,9 +39,7 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 		noExtraPositionals(positionals);
 		const system = systemArg(required(values.system, 'system'));
 		const params = resolveSystemParams(system, values.param ?? []);
-		const dated = loadHistory(required(values.input, 'input'));
-		const asOf = asOfArg(values['as-of'], dated);
-		const races = asOf === undefined ? dated : dated.filter((race) => happenedBy(race, asOf));
+		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of']);
 		const history: string[] = ['race,player,position,rating_before,rating_after'];
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) }, (outcome) => {
 			for (const change of outcome.changes) {
