@@ -7,7 +7,7 @@ import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationComma
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { editRace, listRaces, showRace, voidRace } from './race/manage.js';
-import { submit } from './race/submit.js';
+import { submit, submitFormHandler } from './race/submit.js';
 import { completeCommon, leagueOption, pageOption, raceOption } from './shared.js';
 
 const { Subcommand, String: Text, Attachment } = ApplicationCommandOptionType;
@@ -32,8 +32,7 @@ const data = {
 				{
 					type: Text,
 					name: 'results',
-					description: 'Scoreboard: "1. Alice 1:23.456; 2. Bob; Carol DNF" (ignored when a file is attached)',
-					required: true,
+					description: 'One line: "1. Alice 1:23.456; 2. Bob; Carol DNF". Leave out to paste a scoreboard in a form',
 					max_length: 6000,
 				},
 				leagueOption,
@@ -84,4 +83,5 @@ export default {
 		await handler(interaction, ctx);
 	},
 	autocomplete: completeCommon,
+	modals: [submitFormHandler],
 } satisfies Command;

@@ -4,10 +4,16 @@ import {
 	ButtonBuilder,
 	ButtonStyle,
 	MessageFlags,
+	LabelBuilder,
+	ModalBuilder,
+	TextInputBuilder,
+	TextInputStyle,
 	type Attachment,
 	type ChatInputCommandInteraction,
+	type ModalSubmitInteraction,
 } from 'discord.js';
-import { customId, type CommandContext } from '../../src/discord/command.js';
+import { customId, type CommandContext, type ModalHandler } from '../../src/discord/command.js';
+import type { SubmitInput } from '../../src/services/race-service.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
@@ -51,17 +57,48 @@ export function resultsText(text: string): string {
 	return /[\r\n]/.test(text) ? text : text.split(';').join('\n');
 }
 
-export async function submit(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
-	const { races } = servicesOf(ctx);
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const file = interaction.options.getAttachment('file');
-	const text = file ? await readCsvAttachment(file) : resultsText(interaction.options.getString('results', true));
-	const preview = await races.submit(actorOf(interaction), {
-		league: interaction.options.getString('league') ?? undefined,
-		text,
-		date: interaction.options.getString('date') ?? undefined,
-		name: interaction.options.getString('name') ?? undefined,
-	});
+/** The form `/race submit` opens without `results` or a file: a scoreboard pasted as it is, on many lines. */
+export const SUBMIT_FORM = 'race-form';
+const FORM_RESULTS_MAX = 4000; // Discord's limit for a text input
+
+function submitForm(given: { league?: string | null; date?: string | null; name?: string | null }): ModalBuilder {
+	const short = (id: string, label: string, value: string | null | undefined, max: number, placeholder: string) => {
+		const input = new TextInputBuilder()
+			.setCustomId(id)
+			.setStyle(TextInputStyle.Short)
+			.setRequired(false)
+			.setMaxLength(max)
+			.setPlaceholder(placeholder);
+		if (value) input.setValue(value.slice(0, max));
+		return new LabelBuilder().setLabel(label).setTextInputComponent(input);
+	};
+	const results = new TextInputBuilder()
+		.setCustomId('results')
+		.setStyle(TextInputStyle.Paragraph)
+		.setRequired(true)
+		.setMaxLength(FORM_RESULTS_MAX)
+		.setPlaceholder('1. Alice 1:23.456\n2. Bob 1:24.010\nCarol DNF');
+	return new ModalBuilder()
+		.setCustomId(customId(SUBMIT_FORM, 'submit'))
+		.setTitle('Submit a race')
+		.addLabelComponents(
+			new LabelBuilder()
+				.setLabel('Scoreboard')
+				.setDescription('Paste it as it is: one racer per line, in finishing order')
+				.setTextInputComponent(results),
+			short('league', 'League (empty: the server’s only league)', given.league, 64, 'League name'),
+			short('date', 'Date (empty: today)', given.date, 10, 'YYYY-MM-DD'),
+			short('name', 'Race name (optional)', given.name, 100, 'Round 4 — Monza'),
+		);
+}
+
+/** Previews a submission and answers with it and its Confirm / Cancel buttons (slash command and form alike). */
+async function previewReply(
+	interaction: ChatInputCommandInteraction | ModalSubmitInteraction,
+	ctx: CommandContext,
+	input: SubmitInput,
+): Promise<void> {
+	const preview = await servicesOf(ctx).races.submit(actorOf(interaction), input);
 	const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
 		new ButtonBuilder()
 			.setCustomId(customId('race', 'confirm', preview.id))
@@ -74,3 +111,44 @@ export async function submit(interaction: ChatInputCommandInteraction, ctx: Comm
 	);
 	await answer(interaction, { content: previewText(preview), components: [row] }, { ephemeral: true });
 }
+
+const optional = (value: string | null | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
+
+export async function submit(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const file = interaction.options.getAttachment('file');
+	const results = interaction.options.getString('results');
+	const given = {
+		league: interaction.options.getString('league'),
+		date: interaction.options.getString('date'),
+		name: interaction.options.getString('name'),
+	};
+	if (!file && !results?.trim()) {
+		// A form for a scoreboard pasted as it is (a string option is one line). Only an organizer gets it: checked
+		// first, so nobody pastes a whole scoreboard to be refused.
+		await servicesOf(ctx).races.checkSubmitter(actorOf(interaction), optional(given.league));
+		await interaction.showModal(submitForm(given));
+		return;
+	}
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const text = file ? await readCsvAttachment(file) : resultsText(results ?? '');
+	await previewReply(interaction, ctx, {
+		league: optional(given.league),
+		text,
+		date: optional(given.date),
+		name: optional(given.name),
+	});
+}
+
+/** The form's submission: the same preview as the slash command's. */
+export const submitFormHandler = {
+	prefix: SUBMIT_FORM,
+	async execute(interaction, _args, ctx) {
+		const field = (id: string) => interaction.fields.getTextInputValue(id);
+		await previewReply(interaction, ctx, {
+			league: optional(field('league')),
+			text: field('results'),
+			date: optional(field('date')),
+			name: optional(field('name')),
+		});
+	},
+} satisfies ModalHandler;

@@ -3,6 +3,7 @@
  * console user is the organizer (Manage Server) of one fixed local guild. Replies are rendered as text (render.ts);
  * a message with buttons arms them, so the next typed `confirm`/`cancel` becomes a ButtonInteraction.
  */
+import { UserFacingError } from '../discord/errors.js';
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import {
@@ -222,7 +223,13 @@ function replies(session: ConsoleSession, clicked: ConsoleMessage | undefined) {
 				return Promise.resolve();
 			},
 			async showModal() {
-				return Promise.reject(new Error('modals are not supported in the console'));
+				// Discord opens a form here; the console has none: the scoreboard comes with the command.
+				return Promise.reject(
+					new UserFacingError(
+						'no-forms',
+						'The console has no forms: give the scoreboard as results:"1. Alice 1:23.456\\n2. Bob" (\\n starts a new line).',
+					),
+				);
 			},
 			_show: show,
 		},

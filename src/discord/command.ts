@@ -9,6 +9,7 @@ import type {
 	AutocompleteInteraction,
 	ButtonInteraction,
 	ChatInputCommandInteraction,
+	ModalSubmitInteraction,
 	RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { ChartRenderer } from '../charts/chart-types.js';
@@ -40,6 +41,17 @@ export interface Command {
 	execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;
 	/** Required when an option has `autocomplete: true`; must answer with `interaction.respond(choices)`. */
 	autocomplete?(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void>;
+	/** The forms (modals) this command opens, routed by the prefix of their customId like buttons. */
+	readonly modals?: readonly ModalHandler[];
+}
+
+/**
+ * A form's submission (`interaction.showModal` by a command): the router acknowledges it with an ephemeral defer
+ * (what follows, such as a race preview, is for the submitter) and routes it by its customId's prefix.
+ */
+export interface ModalHandler {
+	readonly prefix: string;
+	execute(interaction: ModalSubmitInteraction, args: readonly string[], ctx: CommandContext): Promise<void>;
 }
 
 /** How the router acknowledges a button: 'update' keeps the message for an edit, 'ephemeral' starts a new answer. */

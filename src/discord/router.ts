@@ -10,6 +10,7 @@ import {
 	type ButtonInteraction,
 	type ChatInputCommandInteraction,
 	type Interaction,
+	type ModalSubmitInteraction,
 	type RepliableInteraction,
 } from 'discord.js';
 import type { NoticeService } from '../services/notices.js';
@@ -49,6 +50,11 @@ function assertOrganizer(interaction: RepliableInteraction): void {
 export function createInteractionRouter(options: RouterOptions): InteractionRouter {
 	const commands = indexBy(options.commands, (command) => command.data.name, 'command');
 	const buttons = indexBy(options.buttons ?? [], (button) => button.prefix, 'button prefix');
+	const modals = indexBy(
+		options.commands.flatMap((command) => command.modals ?? []),
+		(modal) => modal.prefix,
+		'modal prefix',
+	);
 	const baseLog = options.context.log;
 
 	/**
@@ -133,6 +139,18 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 		}
 	}
 
+	async function modalSubmit(interaction: ModalSubmitInteraction, ctx: CommandContext): Promise<void> {
+		const { prefix, args } = parseCustomId(interaction.customId);
+		try {
+			const handler = modals.get(prefix);
+			if (!handler) throw new UserFacingError('unknown-form', 'This form is no longer active.');
+			await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+			await handler.execute(interaction, args, ctx);
+		} catch (error) {
+			await fail(interaction, error, ctx);
+		}
+	}
+
 	async function autocomplete(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
 		try {
 			const command = commands.get(interaction.commandName);
@@ -157,6 +175,7 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 		try {
 			if (interaction.isChatInputCommand()) await chatInput(interaction, ctx);
 			else if (interaction.isButton()) await button(interaction, ctx);
+			else if (interaction.isModalSubmit()) await modalSubmit(interaction, ctx);
 			else if (interaction.isAutocomplete()) await autocomplete(interaction, ctx);
 			else log.debug({ type: interaction.type }, 'ignored interaction type');
 		} catch (error) {

@@ -68,6 +68,8 @@ export interface RacePage {
 
 export interface RaceService {
 	submit(actor: Actor, input: SubmitInput): Promise<RacePreview>;
+	/** Refuses, as `submit` would, a member who may not submit to the league (before a form is opened). */
+	checkSubmitter(actor: Actor, league: string | undefined): Promise<LeagueInfo>;
 	confirm(actor: Actor, previewId: string): Promise<ConfirmedRace>;
 	cancel(actor: Actor, previewId: string): Promise<RacePreview>;
 	void(actor: Actor, race: string, reason: string): Promise<RaceView>;
@@ -158,6 +160,11 @@ export function createRaceService(
 
 	return {
 		pendingCount: () => (sweep(), pending.size),
+		async checkSubmitter(actor, leagueRef) {
+			const league = await leagues.resolve(actor, leagueRef);
+			requireOrganizer(actor, league.config);
+			return league;
+		},
 		async submit(actor, input) {
 			const league = await leagues.resolve(actor, input.league);
 			requireOrganizer(actor, league.config);

@@ -153,6 +153,19 @@ export class FakeDiscord {
 		return this.dispatchInteraction(3, { custom_id: customId, component_type: 2 }, actor, { message });
 	}
 
+	/**
+	 * Dispatches the submission of a form (modal) the bot opened with `customId`: each field as Discord sends it, a
+	 * label (type 18) around a text input (type 4) with its custom_id and value.
+	 */
+	submitModal(customId: string, fields: Readonly<Record<string, string>>, actor: Actor = {}): InteractionHandle {
+		const components = Object.entries(fields).map(([id, value], i) => ({
+			type: 18,
+			id: 2 * i + 1,
+			component: { type: 4, id: 2 * i + 2, custom_id: id, value },
+		}));
+		return this.dispatchInteraction(5, { custom_id: customId, components }, actor);
+	}
+
 	/** Serves `data` like Discord's CDN; returns the attachment object for a command's resolved data. */
 	addAttachment(filename: string, data: Buffer | string, contentType = 'text/plain'): Json {
 		const id = this.snowflake();

@@ -24,7 +24,9 @@ import {
 	sub,
 	text,
 	useLeagueBot,
+	dataOf,
 } from './league-bot.js';
+import type { Json } from './fake-discord.js';
 
 const bot = useLeagueBot();
 const { run, expectRefusal, preview, click } = bot;
@@ -320,5 +322,54 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 			MEMBER,
 			/There is no league "Nope" in this server\. Leagues: \*\*Sunday Cup\*\*/,
 		);
+	});
+});
+
+describe('/race submit with a form (after the tests above: it adds a race)', () => {
+	it('/race submit without results opens a form; a pasted multi-line scoreboard previews as the command does', async () => {
+		const before = await eventCount();
+		const opened = await bot.fake
+			.sendSlashCommand('race', [sub('submit', [text('date', '2026-01-05')])], ORGANIZER)
+			.next();
+		expect(opened).toMatchObject({ kind: 'callback', type: 9 });
+		const form = opened.kind === 'callback' ? (opened.data ?? {}) : {};
+		expect(form['custom_id']).toBe('race-form:submit');
+		const labels = form['components'] as { type: number; component: { custom_id: string; value?: string } }[];
+		expect(labels.map((l) => [l.type, l.component.custom_id])).toEqual([
+			[18, 'results'],
+			[18, 'league'],
+			[18, 'date'],
+			[18, 'name'],
+		]);
+		expect(labels[2]!.component.value).toBe('2026-01-05'); // what was typed in the command is kept
+
+		const pasted = 'Pos\tDriver\tTime\n1\tBob\t1:01.500\n2\tCarol\t1:02.250\n3\tAlice\t1:03.000';
+		const handle = bot.fake.submitModal(
+			'race-form:submit',
+			{ results: pasted, league: '', date: '2026-01-05', name: '' },
+			ORGANIZER,
+		);
+		const deferred = await handle.next();
+		expect(deferred).toMatchObject({ kind: 'callback', type: 5 });
+		expect(flagsOf(deferred) & EPHEMERAL).toBe(EPHEMERAL);
+		const edit = await handle.next();
+		expect(content(edit)).toMatch(/^\*\*Race preview\*\* for \*\*Sunday Cup\*\* on 2026-01-05/);
+		expect(content(edit)).toMatch(/1\. \*\*Bob\*\* 1:01\.5.*\n2\. \*\*Carol\*\* 1:02\.25.*\n3\. \*\*Alice\*\*/);
+		expect(mentionsOf(edit)).toEqual({ parse: [] });
+		const confirm = ((dataOf(edit)['components'] as Json[])[0]!['components'] as Json[])
+			.map((c) => String(c['custom_id']))
+			.find((id) => id.startsWith('race:confirm:'))!;
+		await click(confirm);
+		expect(await eventCount()).toBe(before + 1);
+		const stored = (await bot.repo.readEvents(leagueId)).at(-1)!;
+		expect(stored).toMatchObject({ type: 'race-submitted', race: { date: '2026-01-05' } });
+	});
+
+	it('a member who runs /race submit without results is refused before any form opens', async () => {
+		const handle = bot.fake.sendSlashCommand('race', [sub('submit', [])], MEMBER);
+		const reply = await handle.next();
+		expect(reply).toMatchObject({ kind: 'callback', type: 4 });
+		expect(content(reply)).toMatch(/^Only league organizers/);
+		expect(flagsOf(reply) & EPHEMERAL).toBe(EPHEMERAL);
 	});
 });
