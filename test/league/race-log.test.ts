@@ -62,6 +62,11 @@ describe('race log: submissions and players', () => {
 		expect(check(race('Ann', '#1'))).toThrow(/appears twice/);
 		expect(check({ entries: [{ player: 'Ann', position: 0, status: 'finished' }] })).toThrow(/position/);
 		expect(check({ date: '2024-13-01', entries: race('Ann').entries })).toThrow(/YYYY-MM-DD/);
+		// Shaped like a date but not a calendar day: refused by the log itself, whatever the service checked.
+		expect(check({ date: '2026-02-30', entries: race('Ann').entries })).toThrow(
+			/date "2026-02-30" is not a calendar day written YYYY-MM-DD/,
+		);
+		expect(check({ date: '2024-02-29', entries: race('Ann').entries })).not.toThrow();
 		expect(check({ entries: [] })).toThrow(/no entries/);
 		expect(check(race('#9'))).toThrow(/unknown player id/);
 		expect(check({ entries: [{ player: 'Ann', position: 1, status: 'finished', time: Number.NaN }] })).toThrow(/time/);
