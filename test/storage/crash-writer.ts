@@ -1,6 +1,7 @@
 /**
  * Child process of crash.test.ts: appends events to a SQLite league as fast as it can until it is killed.
- * Usage: node --import tsx crash-writer.ts <file.sqlite> <seed>. Prints `ready` once the league has an event.
+ * Usage: node --import tsx crash-writer.ts <file.sqlite> <seed>. Prints `ready` once the league has an event, and
+ * `acked` once its first writes are acknowledged.
  */
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
@@ -41,4 +42,5 @@ for (let i = 0; ; i++) {
 						repo.appendEvent(league.id, { type: 'race-submitted', race: races[i * 3 + k]!, by: 'w' }),
 					);
 	await Promise.all(writes);
+	if (i === 0) console.log('acked'); // the first writes of this run are stored: the test may now pick its moment
 }

@@ -14,7 +14,10 @@ const { dir, cleanup } = adapters();
 afterAll(cleanup);
 const writer = join(import.meta.dirname, 'crash-writer.ts');
 
-/** Start the writer, let it run a random while after it is ready, SIGKILL it. */
+/**
+ * Start the writer, let it run a random while after its first acknowledged writes (so every round adds to the log,
+ * however loaded the machine is), SIGKILL it.
+ */
 function runAndKill(file: string, seed: number, ms: number): Promise<void> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, ['--import', 'tsx', writer, file, String(seed)], {
@@ -23,7 +26,7 @@ function runAndKill(file: string, seed: number, ms: number): Promise<void> {
 		let stderr = '';
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		child.stdout.on('data', (chunk: Buffer) => {
-			if (chunk.toString().includes('ready')) setTimeout(() => child.kill('SIGKILL'), ms);
+			if (chunk.toString().includes('acked')) setTimeout(() => child.kill('SIGKILL'), ms);
 		});
 		child.on('exit', (code, signal) => {
 			if (signal === 'SIGKILL') resolve();
