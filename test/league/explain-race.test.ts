@@ -34,13 +34,13 @@ const configurations: [string, AnyRatingSystem, ParamOverrides][] = [
 
 describe('explainRace on the ZakStunts sample league (every race, every racer)', () => {
 	it.each(configurations)('%s: the parts add up to the change, within 1e-9', (_, system, overrides) => {
-		const params = system.params(overrides);
-		const replay = createReplay(system, params);
+		const params: unknown = system.params(overrides);
+		const replay = createReplay<unknown, unknown>(system, params);
 		let checked = 0;
 		for (const race of sample) {
 			const prepared = replay.prepare(race);
 			const outcome = replay.commit(prepared);
-			const after = prepared.field.map((entry) => replay.player(entry.player)!.state);
+			const after = prepared.field.map((entry): unknown => replay.player(entry.player)!.state);
 			const explained = explainRace(system, params, prepared.field, after, { mode: race.mode });
 			explained.forEach((e, i) => {
 				const change = outcome.changes[i]!;
@@ -66,7 +66,7 @@ describe('explainRace on the ZakStunts sample league (every race, every racer)',
 		const explained = explainRace(system, params, prepared.field, after);
 		const odds = fieldOdds(prepared.field.map((entry) => system.performance(entry.state, params)));
 		expect(explained.map((e) => e.expectedRank)).toEqual(odds.expectedPosition);
-		const ratingOf = new Map(prepared.field.map((entry) => [entry.player, entry.state.rating as number]));
+		const ratingOf = new Map(prepared.field.map((entry) => [entry.player, entry.state.rating]));
 		for (const e of explained) {
 			expect(e.opponents).toHaveLength(prepared.field.length - 1);
 			expect(e.opponents.map((o) => o.rating)).toEqual(e.opponents.map((o) => ratingOf.get(o.player)));
