@@ -13,7 +13,8 @@ function place(line: { position: number; status: string }): string {
 export function previewLine(line: PreviewLine): string {
 	const parts = [place(line), `**${esc(line.name)}**${line.isNew ? ' *(new player)*' : ''}`];
 	if (line.time !== undefined) parts.push(formatTime(line.time));
-	if (line.expectedRank !== undefined) parts.push(`(exp. ${fmtPosition(line.expectedRank)})`);
+	if (line.expectedRank !== undefined && Number.isFinite(line.expectedRank))
+		parts.push(`(exp. ${fmtPosition(line.expectedRank)})`);
 	if (line.before && line.after) {
 		parts.push(`— ${beforeAfter(line.before.rating, line.after.rating)}`);
 	} else if (line.status === 'DNS' || line.status === 'DSQ') {

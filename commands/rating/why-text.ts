@@ -22,6 +22,10 @@ export function shownChange(before: number, after: number): number {
 	return Number(fmtRating(after)) - Number(fmtRating(before));
 }
 
+/** `, expected 5.43` (nothing when the odds engine could not place the field). */
+const expectedText = (rank: number, lead = ', expected ') =>
+	Number.isFinite(rank) ? `${lead}${fmtPosition(rank)}` : '';
+
 /** `1716.3 → 1728.0 (+11.7)`. */
 export function beforeAfter(before: number, after: number): string {
 	return `${fmtRating(before)} → ${fmtRating(after)} (${fmtDelta(shownChange(before, after))})`;
@@ -87,7 +91,7 @@ export function partsLine(w: ChangeWhy): string | undefined {
 /** /rating: the lines explaining the last race. */
 export function whyLines(w: ChangeWhy): string[] {
 	const lines = [
-		`In ${esc(w.race)}${w.date ? ` (${w.date})` : ''}: ${placeText(w)}, expected ${fmtPosition(w.expectedRank)} · ${beforeAfter(w.before.rating, w.after.rating)}`,
+		`In ${esc(w.race)}${w.date ? ` (${w.date})` : ''}: ${placeText(w)}${expectedText(w.expectedRank)} · ${beforeAfter(w.before.rating, w.after.rating)}`,
 		opponentsLine(w),
 	];
 	const parts = partsLine(w);
@@ -102,7 +106,7 @@ const gained = (r: RaceResult) => {
 };
 
 const resultText = (r: RaceResult) =>
-	`${esc(r.race)}${r.date ? ` (${r.date})` : ''}, ${r.status === 'DNF' ? 'DNF' : ordinal(Math.round(r.rank))} of ${r.fieldSize}, expected ${fmtPosition(r.expectedRank)} (${gained(r)}), ${fmtDelta(shownChange(r.before, r.after))}`;
+	`${esc(r.race)}${r.date ? ` (${r.date})` : ''}, ${r.status === 'DNF' ? 'DNF' : ordinal(Math.round(r.rank))} of ${r.fieldSize}${expectedText(r.expectedRank)} (${gained(r)}), ${fmtDelta(shownChange(r.before, r.after))}`;
 
 /** /rating: the best and worst races, by places gained on the expected place. */
 export function standoutLines(s: Standouts): string[] {
@@ -111,7 +115,10 @@ export function standoutLines(s: Standouts): string[] {
 
 /** /race show: the explanation part of a racer's line (after place, name and time). */
 export function racerWhy(w: ChangeWhy): string {
-	const parts = [`exp. ${fmtPosition(w.expectedRank)}`, beforeAfter(w.before.rating, w.after.rating)];
+	const parts = [
+		...(Number.isFinite(w.expectedRank) ? [`exp. ${fmtPosition(w.expectedRank)}`] : []),
+		beforeAfter(w.before.rating, w.after.rating),
+	];
 	const strongest = [
 		w.strongestBeaten && `beat ${esc(w.strongestBeaten.name)}`,
 		w.strongestLostTo && `behind ${esc(w.strongestLostTo.name)}`,

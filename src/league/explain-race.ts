@@ -1,7 +1,7 @@
 import { endureRounds } from '../ratings/endure.js';
 import { folyamiPair, type FolyamiParams, type FolyamiState } from '../ratings/folyami.js';
 import { ficsGame, glickoPeriodTerms, glickoScoreOf, type GlickoParams, type GlickoState } from '../ratings/glicko.js';
-import { expectedPositions } from '../ratings/odds.js';
+import { expectedPositions, OddsInputError } from '../ratings/odds.js';
 import type { PlEloParams, PlEloState } from '../ratings/pl-elo.js';
 import { speedRounds } from '../ratings/speed.js';
 import { stkExchange, type StkParams, type StkState } from '../ratings/stk.js';
@@ -72,9 +72,18 @@ export interface RacerExplanation {
 	readonly opponents: readonly OpponentPart[];
 }
 
-/** The expected place of every racer of a rated field, in field order (1 for a lone racer). */
+/**
+ * The expected place of every racer of a rated field, in field order (1 for a lone racer). NaN for every racer when
+ * the odds engine refuses the field (OddsInputError: a rating so extreme its rate is not finite): an explanation
+ * then leaves the expected place out rather than fail.
+ */
 export function expectedRanks<S, P>(system: RatingSystem<S, P>, params: P, field: readonly FieldEntry<S>[]): number[] {
-	return expectedPositions(field.map((entry) => system.performance(entry.state, params)));
+	try {
+		return expectedPositions(field.map((entry) => system.performance(entry.state, params)));
+	} catch (error) {
+		if (error instanceof OddsInputError) return field.map(() => NaN);
+		throw error;
+	}
 }
 
 /**

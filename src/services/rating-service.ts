@@ -157,12 +157,13 @@ function compared(
  * races move a rating most (provisional K factors, a newcomer's RD) whatever the result. Undefined below two races.
  */
 export function standoutsOf(results: readonly RaceResult[]): Standouts | undefined {
-	if (results.length < 2) return undefined;
+	const placed = results.filter((r) => Number.isFinite(r.expectedRank));
+	if (placed.length < 2) return undefined;
 	const gain = (r: RaceResult) => r.expectedRank - r.rank;
 	const better = (a: RaceResult, b: RaceResult) => gain(a) - gain(b) || a.after - a.before - (b.after - b.before);
-	let best = results[0]!;
-	let worst = results[0]!;
-	for (const r of results.slice(1)) {
+	let best = placed[0]!;
+	let worst = placed[0]!;
+	for (const r of placed.slice(1)) {
 		if (better(r, best) >= 0) best = r;
 		if (better(r, worst) <= 0) worst = r;
 	}

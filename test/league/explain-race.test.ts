@@ -5,7 +5,7 @@ import folyamiOracle from '../fixtures/folyami/small_cases.json' with { type: 'j
 import glickoOracle from '../fixtures/glicko/glicko_oracles.json' with { type: 'json' };
 import stkOracle from '../fixtures/stk/G1_single_races.json' with { type: 'json' };
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
-import { explainRace, type RacerExplanation } from '../../src/league/explain-race.js';
+import { explainRace, expectedRanks, type RacerExplanation } from '../../src/league/explain-race.js';
 import { createReplay } from '../../src/league/replay.js';
 import { fieldOdds } from '../../src/ratings/odds.js';
 import { rankRace } from '../../src/ratings/race.js';
@@ -173,6 +173,25 @@ describe('explainRace against the oracle fixtures', () => {
 				const p = pre.get(e.player)!;
 				expect(Math.abs(partsSum(e)! - (p.post.score - p.pre.score))).toBeLessThan(1e-9);
 			}
+		}
+	});
+});
+
+describe('expected places the odds engine cannot give', () => {
+	it('are NaN for the whole field (the explanation leaves them out), and the parts still add up', () => {
+		const params = systems.speed.params();
+		// e^R overflows to Infinity: the odds engine refuses a rate that is not finite.
+		const field: FieldEntry<{ rating: number; k: number; races: number }>[] = [800, 0].map((rating, i) => ({
+			player: `p${i}`,
+			rank: i + 1,
+			status: 'finished',
+			state: { rating, k: params.k, races: 9 },
+		}));
+		expect(expectedRanks(systems.speed, params, field).every(Number.isNaN)).toBe(true);
+		const after = systems.speed.rateRace(field, params);
+		for (const e of explainRace(systems.speed, params, field, after)) {
+			expect(Number.isNaN(e.expectedRank)).toBe(true);
+			expect(Math.abs(partsSum(e)! - e.change)).toBeLessThan(1e-9);
 		}
 	});
 });
