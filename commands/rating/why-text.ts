@@ -106,7 +106,7 @@ const gained = (r: RaceResult) => {
 };
 
 const resultText = (r: RaceResult) =>
-	`${esc(r.race)}${r.date ? ` (${r.date})` : ''}, ${r.status === 'DNF' ? 'DNF' : ordinal(Math.round(r.rank))} of ${r.fieldSize}${expectedText(r.expectedRank)} (${gained(r)}), ${fmtDelta(shownChange(r.before, r.after))}`;
+	`${esc(r.race)}${r.date ? ` (${r.date})` : ''}, ${r.status === 'DNF' ? 'DNF' : `${r.place !== r.rank ? 'tied ' : ''}${ordinal(r.place)}`} of ${r.fieldSize}${expectedText(r.expectedRank)} (${gained(r)}), ${fmtDelta(shownChange(r.before, r.after))}`;
 
 /** /rating: the best and worst races, by places gained on the expected place. */
 export function standoutLines(s: Standouts): string[] {

@@ -26,6 +26,8 @@ export interface RaceResult {
 	readonly race: string;
 	readonly date?: string | undefined;
 	readonly rank: number;
+	/** The first place of the racer's tie group (rank itself without a tie). */
+	readonly place: number;
 	readonly status: 'finished' | 'DNF';
 	readonly fieldSize: number;
 	readonly expectedRank: number;
@@ -115,12 +117,15 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		const after = prepared.field.map((e): unknown => entry.replay.player(e.player)!.state);
 		const kept: KeptField = { race, field: prepared.field, after, expected, holders: 0 };
 		entry.fields.set(race.id, kept);
+		const tieSize = new Map<number, number>();
+		for (const e of prepared.field) tieSize.set(e.rank, (tieSize.get(e.rank) ?? 0) + 1);
 		outcome.changes.forEach((c, i) => {
 			entry.byPlayer.set(c.player, { race: race.id, date: race.date, before: c.before.rating, after: c.after.rating });
 			const result: RaceResult = {
 				race: race.id,
 				date: race.date,
 				rank: c.rank,
+				place: c.rank - (tieSize.get(c.rank)! - 1) / 2,
 				status: c.status,
 				fieldSize: prepared.field.length,
 				expectedRank: expected[i]!,

@@ -123,6 +123,25 @@ describe('/rating explains the last race', () => {
 	});
 });
 
+describe('ties', () => {
+	it('a tie group shares its first place; the tied count is its other members', async () => {
+		const v = world();
+		await v.services.leagues.create(organizer, { name: 'Cup' });
+		for (const text of ['1. Alice\n1. Bob\n3. Carol', '1. Carol\n2. Alice\n2. Bob']) {
+			const p = await v.services.races.submit(organizer, { text });
+			await v.services.races.confirm(organizer, p.id);
+		}
+		const bob = await v.services.ratings.rating(member, { player: 'bob' });
+		// R2: Bob and Alice tie for 2nd (tidy rank 2.5), behind Carol.
+		expect(bob.why).toMatchObject({ race: 'R2', rank: 2.5, place: 2, tied: { count: 1 }, lostTo: { count: 1 } });
+		const places = [bob.standouts!.best, bob.standouts!.worst].map((r) => [r.race, r.rank, r.place]).sort();
+		expect(places).toEqual([
+			['R1', 1.5, 1],
+			['R2', 2.5, 2],
+		]);
+	});
+});
+
 describe('/race show explains every racer', () => {
 	it('the newest race and an old one (replayed on demand) under the headline system', async () => {
 		const all = fields('folyami');
