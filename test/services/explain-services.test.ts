@@ -154,6 +154,25 @@ describe('/race show explains every racer', () => {
 		}
 	});
 
+	it('stk: base points plus exchanges for a timed race; an untimed race says why it was not rated', async () => {
+		const v = world();
+		await v.services.leagues.create(organizer, { name: 'Cup', headline: 'stk' });
+		for (const text of ['1. Alice 1:00.000\n2. Bob 1:01.000\n3. Carol 1:30.000', '1. Alice\n2. Bob']) {
+			const p = await v.services.races.submit(organizer, { text });
+			await v.services.races.confirm(organizer, p.id);
+		}
+		const timed = (await v.services.races.show(member, 'R1')).why!;
+		expect(timed.system).toBe('stk');
+		for (const why of timed.racers) {
+			expect(why.parts).toMatchObject({ kind: 'opponents', base: 90 }); // 2·max(45 − 0, 4) for a first race
+			const sum = why.parts.kind === 'opponents' ? why.parts.base + why.beaten.sum! + why.lostTo.sum! : NaN;
+			expect(Math.abs(sum - why.change)).toBeLessThan(1e-9);
+		}
+		const untimed = (await v.services.races.show(member, 'R2')).why!;
+		expect(untimed.racers).toEqual([]);
+		expect(untimed.unrated).toMatch(/positive finish time/);
+	});
+
 	it('a voided race is not explained', async () => {
 		const v = world();
 		await v.services.leagues.create(organizer, { name: 'Cup' });
