@@ -1,6 +1,7 @@
 /** `/rating [player] [system] [league]`: a player's rating, uncertainty, provisional status, rank, races, last change. */
 import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
+import { beforeAfter, standoutLines, whyLines } from './rating/why-text.js';
 import { answer } from '../src/discord/reply.js';
 import { PROVISIONAL_MEANING, uncertaintyName, type PlayerRating } from '../src/services/rating-service.js';
 import {
@@ -8,8 +9,8 @@ import {
 	chartFiles,
 	chartOption,
 	completeCommon,
+	clip,
 	esc,
-	fmtDelta,
 	fmtRating,
 	leagueOption,
 	servicesOf,
@@ -53,13 +54,13 @@ export function ratingText(r: PlayerRating): string {
 		s.provisional ? `Status: ${PROVISIONAL_MEANING}` : 'Status: established',
 		...idleLines(r),
 	];
-	if (r.lastChange) {
+	if (r.why) lines.push(...whyLines(r.why));
+	else if (r.lastChange) {
 		const c = r.lastChange;
-		lines.push(
-			`Last change: ${fmtDelta(c.after - c.before)} in ${c.race}${c.date ? ` (${c.date})` : ''}: ${fmtRating(c.before)} → ${fmtRating(c.after)}`,
-		);
+		lines.push(`Last change in ${esc(c.race)}${c.date ? ` (${c.date})` : ''}: ${beforeAfter(c.before, c.after)}`);
 	}
-	return lines.join('\n');
+	if (r.standouts) lines.push(...standoutLines(r.standouts));
+	return clip(lines.join('\n'));
 }
 
 /** How long the player has been idle, and what idle-time growth did since their last race (issue 7 §1). */

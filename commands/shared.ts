@@ -91,6 +91,33 @@ export function clip(text: string, max = 2000): string {
 	return text.slice(0, max - note.length) + note;
 }
 
+/**
+ * Head, as many body lines as fit, then tail, within Discord's 2,000 characters: the lines left out are counted
+ * ("…and 12 more"), never cut mid-line.
+ */
+export function clipLines(
+	head: readonly string[],
+	body: readonly string[],
+	tail: readonly string[] = [],
+	max = 2000,
+): string {
+	const all = [...head, ...body, ...tail].join('\n');
+	if (all.length <= max) return all;
+	const fixed = [...head, ...tail].join('\n').length;
+	const kept: string[] = [];
+	let length = fixed;
+	for (const [i, line] of body.entries()) {
+		const note = `…and ${body.length - i - 1} more`;
+		// Room for this line, and for the note about the lines after it (when there are any).
+		const need = line.length + 1 + (i < body.length - 1 ? note.length + 1 : 0);
+		if (length + need > max) break;
+		kept.push(line);
+		length += line.length + 1;
+	}
+	const left = body.length - kept.length;
+	return clip([...head, ...kept, `…and ${left} more`, ...tail].join('\n'), max);
+}
+
 // ---- charts ------------------------------------------------------------------------------------------------------
 
 export const chartOption = {

@@ -3,7 +3,8 @@ import type { RaceRecord } from '../../src/league/race-log.js';
 import { formatTime } from '../../src/formats/scoreboard.js';
 import type { RacePreview, RaceView } from '../../src/services/race-service.js';
 import type { PreviewLine } from '../../src/services/race-preview.js';
-import { clip, esc, fmtDelta, fmtRating } from '../shared.js';
+import { beforeAfter, racerWhy } from '../rating/why-text.js';
+import { clipLines, esc, fmtPosition } from '../shared.js';
 
 function place(line: { position: number; status: string }): string {
 	return line.status === 'finished' ? `${line.position}.` : `${line.status}`;
@@ -12,10 +13,10 @@ function place(line: { position: number; status: string }): string {
 export function previewLine(line: PreviewLine): string {
 	const parts = [place(line), `**${esc(line.name)}**${line.isNew ? ' *(new player)*' : ''}`];
 	if (line.time !== undefined) parts.push(formatTime(line.time));
+	if (line.expectedRank !== undefined && Number.isFinite(line.expectedRank))
+		parts.push(`(exp. ${fmtPosition(line.expectedRank)})`);
 	if (line.before && line.after) {
-		parts.push(
-			`— ${fmtRating(line.before.rating)} → ${fmtRating(line.after.rating)} (${fmtDelta(line.after.rating - line.before.rating)})`,
-		);
+		parts.push(`— ${beforeAfter(line.before.rating, line.after.rating)}`);
 	} else if (line.status === 'DNS' || line.status === 'DSQ') {
 		parts.push('— not rated');
 	}
@@ -31,13 +32,13 @@ export function previewText(preview: RacePreview): string {
 	]
 		.filter(Boolean)
 		.join(' ');
-	const lines = [head, ...preview.lines.map(previewLine)];
-	if (preview.unrated) lines.push(`⚠ \`${preview.system}\` cannot rate this race: ${esc(preview.unrated)}`);
+	const tail: string[] = [];
+	if (preview.unrated) tail.push(`⚠ \`${preview.system}\` cannot rate this race: ${esc(preview.unrated)}`);
 	const newcomers = preview.lines.filter((l) => l.isNew).length;
-	if (newcomers > 0) lines.push(`${newcomers} new player${newcomers === 1 ? '' : 's'} will be created.`);
-	if (preview.warnings.length > 0) lines.push('**Check:**', ...preview.warnings.map((w) => `- ${esc(w)}`));
-	lines.push(`Nothing is stored until you press Confirm (within 15 minutes).`);
-	return clip(lines.join('\n'));
+	if (newcomers > 0) tail.push(`${newcomers} new player${newcomers === 1 ? '' : 's'} will be created.`);
+	if (preview.warnings.length > 0) tail.push('**Check:**', ...preview.warnings.map((w) => `- ${esc(w)}`));
+	tail.push(`Nothing is stored until you press Confirm (within 15 minutes).`);
+	return clipLines([head], preview.lines.map(previewLine), tail);
 }
 
 export function raceHeader(race: RaceRecord, leagueName: string): string {
@@ -47,14 +48,25 @@ export function raceHeader(race: RaceRecord, leagueName: string): string {
 }
 
 export function raceText(view: RaceView): string {
-	const lines = [raceHeader(view.race, view.league.config.name)];
-	for (const e of [...view.entries].sort((a, b) => rankKey(a) - rankKey(b))) {
-		lines.push(`${place(e)} ${esc(e.name)}${e.time !== undefined ? ` ${formatTime(e.time)}` : ''}`);
+	const head = [raceHeader(view.race, view.league.config.name)];
+	const why = view.why;
+	if (why !== undefined) {
+		head[0] += ` · \`${why.system}\`: place vs expected (exp.), rating change, strongest beaten and ahead`;
+		if (why.unrated !== undefined) head.push(`⚠ \`${why.system}\` did not rate this race: ${esc(why.unrated)}`);
 	}
-	for (const edit of view.race.edits) {
-		lines.push(`- ${edit.kind} by ${userRef(edit.by)} on ${edit.at.slice(0, 10)}: ${esc(edit.reason)}`);
-	}
-	return clip(lines.join('\n'));
+	const byPlayer = new Map((why?.racers ?? []).map((w) => [w.player, w]));
+	const lines = [...view.entries]
+		.sort((a, b) => rankKey(a) - rankKey(b))
+		.map((e) => {
+			const line = `${place(e)} ${esc(e.name)}${e.time !== undefined ? ` ${formatTime(e.time)}` : ''}`;
+			const w = byPlayer.get(e.player);
+			if (w !== undefined) return `${line} · ${racerWhy(w)}`;
+			return why !== undefined && (e.status === 'DNS' || e.status === 'DSQ') ? `${line} · not rated` : line;
+		});
+	const tail = view.race.edits.map(
+		(edit) => `- ${edit.kind} by ${userRef(edit.by)} on ${edit.at.slice(0, 10)}: ${esc(edit.reason)}`,
+	);
+	return clipLines(head, lines, tail);
 }
 
 const rankKey = (e: { position: number; status: string }) => (e.status === 'finished' ? 0 : 1e6) + e.position;

@@ -109,17 +109,36 @@ export interface GlickoPeriodResult {
  */
 export function glickoPeriod(rating: number, rd: number, games: readonly GlickoGame[]): GlickoPeriodResult {
 	if (games.length === 0) return { rating, rd, d2: Infinity };
-	let information = 0;
+	const { factor, terms, precision, d2 } = glickoPeriodTerms(rating, rd, games);
 	let surprise = 0;
+	for (const term of terms) surprise += term;
+	return { rating: rating + factor * surprise, rd: Math.sqrt(1 / precision), d2 };
+}
+
+/** The pieces of one player's rating period (glicko.pdf step 2), for explanations (issue 8 §4). */
+export interface GlickoPeriodTerms {
+	/** q/(1/RD² + 1/d²): the change is this factor times the sum of `terms`. */
+	readonly factor: number;
+	/** g(RD_j)(s_j − E_j) per game, in the order of the games. */
+	readonly terms: number[];
+	/** 1/RD² + 1/d². */
+	readonly precision: number;
+	readonly d2: number;
+}
+
+/** The factor and the per-game summands of glicko.pdf step 2, exactly as glickoPeriod sums them. */
+export function glickoPeriodTerms(rating: number, rd: number, games: readonly GlickoGame[]): GlickoPeriodTerms {
+	let information = 0;
+	const terms: number[] = [];
 	for (const game of games) {
 		const g = glickoG(game.rd);
 		const e = glickoExpected(rating, game.rating, game.rd);
 		information += g * g * e * (1 - e);
-		surprise += g * (game.score - e);
+		terms.push(g * (game.score - e));
 	}
 	const d2 = 1 / (GLICKO_Q * GLICKO_Q * information);
 	const precision = 1 / (rd * rd) + 1 / d2;
-	return { rating: rating + (GLICKO_Q / precision) * surprise, rd: Math.sqrt(1 / precision), d2 };
+	return { factor: GLICKO_Q / precision, terms, precision, d2 };
 }
 
 export interface FicsGameResult {
@@ -204,7 +223,7 @@ function glickoParams(overrides?: ParamOverrides): GlickoParams {
 }
 
 /** Score of the game between ranks a and b from a's side: 1 ahead, 0.5 tied, 0 behind. */
-function scoreOf(rank: number, oppRank: number): number {
+export function glickoScoreOf(rank: number, oppRank: number): number {
 	return rank < oppRank ? 1 : rank === oppRank ? 0.5 : 0;
 }
 
@@ -220,7 +239,7 @@ function rateRace(field: readonly FieldEntry<GlickoState>[], params: GlickoParam
 			const games = opponents.map((other) => ({
 				rating: other.state.rating,
 				rd: other.state.rd,
-				score: scoreOf(entry.rank, other.rank),
+				score: glickoScoreOf(entry.rank, other.rank),
 			}));
 			({ rating, rd } = glickoPeriod(me.rating, me.rd, games));
 		} else {
@@ -230,7 +249,7 @@ function rateRace(field: readonly FieldEntry<GlickoState>[], params: GlickoParam
 			let delta = 0;
 			let information = 0;
 			for (const other of opponents) {
-				const game = ficsGame(me, other.state, scoreOf(entry.rank, other.rank), params.kFloor);
+				const game = ficsGame(me, other.state, glickoScoreOf(entry.rank, other.rank), params.kFloor);
 				delta += game.delta;
 				information += game.information;
 			}

@@ -287,8 +287,11 @@ export function fieldOdds(field: readonly Performance[]): FieldOdds {
 	throw new OddsAccuracyError(`top-3 quadrature: sums off by ${err} after ${MAX_HALVINGS} halvings (n = ${n})`);
 }
 
-/** Expected finishing place: 1 + Σ_{j≠i} P(j ahead of i), pairwise closed forms. */
-function expectedPositions(field: readonly Performance[]): number[] {
+/**
+ * Expected finishing place: 1 + Σ_{j≠i} P(j ahead of i), pairwise closed forms. fieldOdds' `expectedPosition`,
+ * alone and O(n²), for callers that need no win or top-3 odds (the explanation of a change, issue 8 §4).
+ */
+export function expectedPositions(field: readonly Performance[]): number[] {
 	const n = field.length;
 	const e = new Float64Array(n).fill(1);
 	for (let i = 0; i < n; i++) {

@@ -160,13 +160,32 @@ export function stkResult(own: number, other: number): number {
 	return Math.max(0.0, 0.5 - (own - other) / (other / 20.0));
 }
 
+/** Steps 1-3 of one race, per racer: the base points paid and the points exchanged with each other racer. */
+export interface StkExchange {
+	/** Base points of step 1, per racer (0 once they are no longer due). */
+	readonly base: number[];
+	/** Scores after step 1 (the scores every expected result of step 3 uses). */
+	readonly scores: number[];
+	/** Race counts after the increment of step 2. */
+	readonly races: number[];
+	/**
+	 * terms[i][j]: racer i's change from the pair (i, j) of step 3, importance·(result − expected); undefined for
+	 * i = j and for two quitters, who exchange nothing. The change of i is the sum over j in field order.
+	 */
+	readonly terms: (number | undefined)[][];
+}
+
 /**
- * Rate one race (spec steps 1-4). `field` order is the summation order of each racer's pair changes; STK sums in
- * kart order, rankRace gives finishing order, and the two differ only by floating-point rounding (the result of a
- * pair depends on times and quits alone). A DNF entry is a quit. Positions are not read: finish times decide.
- * A lone racer gets its base points and race count and exchanges nothing, as in the code.
+ * Steps 1-3 (spec; `computeNewRankings`) without the final sum: what rateRace adds up, and what an explanation of a
+ * change shows (issue 8 §4). `field` order is the summation order of each racer's pair changes; STK sums in kart
+ * order, rankRace gives finishing order, and the two differ only by floating-point rounding (the result of a pair
+ * depends on times and quits alone). A DNF entry is a quit. Positions are not read: finish times decide.
  */
-function rateRace(field: readonly FieldEntry<StkState>[], params: StkParams, context?: RaceContext): StkState[] {
+export function stkExchange(
+	field: readonly FieldEntry<StkState>[],
+	params: StkParams,
+	context?: RaceContext,
+): StkExchange {
 	const untimed = field.filter(
 		(entry) =>
 			entry.status === 'finished' && !(typeof entry.time === 'number' && entry.time > 0 && Number.isFinite(entry.time)),
@@ -185,17 +204,17 @@ function rateRace(field: readonly FieldEntry<StkState>[], params: StkParams, con
 		return params.float32Times ? Math.fround(time) : time;
 	});
 	// Step 1: base points on the race count read before the increment.
-	const scores = field.map((entry) => entry.state.score + stkBasePoints(entry.state.races, params));
+	const base = field.map((entry) => stkBasePoints(entry.state.races, params));
+	const scores = field.map((entry, i) => entry.state.score + base[i]!);
 	// Step 2 then the factors of step 3: stored max score, incremented race count.
 	const races = field.map((entry) => entry.state.races + 1);
 	const factors = field.map((entry, i) => stkRankingFactor(entry.state.maxScore, races[i]!));
 	const quitScaling = stkTimeScaling(STK_MAX_SCALING_TIME);
 
 	// Step 3: every ordered pair, at the scores of step 1.
-	const changes = field.map((_, i) => {
-		let change = 0.0;
-		for (let j = 0; j < field.length; j++) {
-			if (i === j || (quit[i] && quit[j])) continue;
+	const terms = field.map((_, i) =>
+		field.map((__, j): number | undefined => {
+			if (i === j || (quit[i] && quit[j])) return undefined;
 			const expected = stkExpected(scores[i]!, scores[j]!, spread);
 			const pairFactor =
 				params.factorCombination === 'max' ? Math.max(factors[i]!, factors[j]!) : factors[i]! * factors[j]!;
@@ -212,8 +231,21 @@ function rateRace(field: readonly FieldEntry<StkState>[], params: StkParams, con
 				scaling = stkTimeScaling(Math.min(Math.max(times[i]!, times[j]!), STK_MAX_SCALING_TIME));
 			}
 			const importance = modeFactor * scaling * pairFactor;
-			change += importance * (result - expected);
-		}
+			return importance * (result - expected);
+		}),
+	);
+	return { base, scores, races, terms };
+}
+
+/**
+ * Rate one race (spec steps 1-4): stkExchange, then every racer's pair changes summed in field order. A lone racer
+ * gets its base points and race count and exchanges nothing, as in the code.
+ */
+function rateRace(field: readonly FieldEntry<StkState>[], params: StkParams, context?: RaceContext): StkState[] {
+	const { scores, races, terms } = stkExchange(field, params, context);
+	const changes = terms.map((row) => {
+		let change = 0.0;
+		for (const term of row) if (term !== undefined) change += term;
 		return change;
 	});
 

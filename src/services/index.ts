@@ -1,5 +1,6 @@
 import type { ChartRenderer } from '../charts/chart-types.js';
 import type { KeyValueNamespace, LeagueRepository } from '../storage/ports.js';
+import { createChangeCache } from './change-cache.js';
 import { createAutocompleteService, type AutocompleteService } from './autocomplete.js';
 import { createDailyStandingsService, type DailyStandingsService } from './daily-standings.js';
 import { createRankingComposer } from './ranking-composer.js';
@@ -44,11 +45,13 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 	const { clock = () => new Date() } = options;
 	const leagues = createLeagueService(repo, { clock });
 	const daily = createDailyStandingsService(repo);
+	// One rated history per (league, system) for /rating and /race show (issue 8 §4).
+	const changes = createChangeCache(repo);
 	const composer = options.composer ?? createRankingComposer({ repo, daily, charts: options.charts });
 	return {
 		leagues,
-		races: createRaceService(repo, leagues, { ...options, clock }),
-		ratings: createRatingService(repo, leagues, clock),
+		races: createRaceService(repo, leagues, { ...options, clock, changes }),
+		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),
 		leaderboard: createLeaderboardService(repo, leagues, clock),
 		players: createPlayerService(repo, leagues),

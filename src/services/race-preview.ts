@@ -2,6 +2,7 @@ import type { RaceInput } from '../league/league-events.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { createReplay, ReplayError, type RaceOutcome, type ReplaySnapshot } from '../league/replay.js';
+import { expectedRanks } from '../league/explain-race.js';
 import { getSystem } from '../ratings/index.js';
 import type { EntryStatus, RatingSummary } from '../ratings/types.js';
 
@@ -15,6 +16,8 @@ export interface PreviewLine {
 	readonly isNew: boolean;
 	readonly before?: RatingSummary | undefined;
 	readonly after?: RatingSummary | undefined;
+	/** The place expected before the race (the odds engine's expected position over the rated field, issue 8 §4). */
+	readonly expectedRank?: number | undefined;
 }
 
 export interface RatingPreview {
@@ -37,18 +40,23 @@ export function previewRatings(
 ): RatingPreview {
 	const config = state.config();
 	const system = getSystem(systemId);
-	const replay = createReplay(system, system.params(config?.params[systemId]), { reset: config?.reset }, snapshot);
+	const params: unknown = system.params(config?.params[systemId]);
+	const replay = createReplay<unknown, unknown>(system, params, { reset: config?.reset }, snapshot);
 	const ids = race.entries.map((e) => state.resolve(e.player)?.id ?? `${NEW_PREFIX}${nameKey(e.player)}`);
 	let outcome: RaceOutcome | undefined;
 	let unrated: string | undefined;
+	const expected = new Map<string, number>();
 	try {
-		outcome = replay.apply({
+		const prepared = replay.prepare({
 			id: 'preview',
 			date: race.date,
 			mode: race.mode,
 			entries: race.entries.map((e, i) => ({ ...e, player: ids[i]! })),
 		});
+		const ranks = expectedRanks(system, params, prepared.field);
+		outcome = replay.commit(prepared);
 		unrated = outcome.skipped;
+		if (unrated === undefined) prepared.field.forEach((entry, i) => expected.set(entry.player, ranks[i]!));
 	} catch (error) {
 		if (!(error instanceof ReplayError)) throw error;
 		unrated = error.message;
@@ -65,6 +73,7 @@ export function previewRatings(
 			isNew: known === undefined,
 			before: change?.before,
 			after: change?.after,
+			expectedRank: expected.get(ids[i]!),
 		};
 	});
 	return { lines, ...(unrated !== undefined && { unrated }) };

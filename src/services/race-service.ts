@@ -7,6 +7,8 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { isOrganizer, requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { createChangeCache, type ChangeCache } from './change-cache.js';
+import { changeWhy, type ChangeWhy } from './change-why.js';
 import { calendarDay } from './league-day.js';
 import { raceDate } from './race-date.js';
 import { previewRatings, type PreviewLine } from './race-preview.js';
@@ -56,6 +58,15 @@ export interface RaceView {
 	readonly race: RaceRecord;
 	/** Entries with display names. */
 	readonly entries: readonly (EntryInput & { readonly name: string })[];
+	/** `/race show`: why each racer's headline rating moved (issue 8 §4). */
+	readonly why?: RaceWhy | undefined;
+}
+
+/** A race explained under one system: every rated racer in finishing order, or why the system did not rate it. */
+export interface RaceWhy {
+	readonly system: string;
+	readonly racers: readonly ChangeWhy[];
+	readonly unrated?: string | undefined;
 }
 
 export interface RacePage {
@@ -83,6 +94,8 @@ export interface RaceService {
 export interface RaceServiceOptions {
 	readonly clock?: () => Date;
 	readonly newId?: () => string;
+	/** The rated history `/race show` explains, shared with the rating service (services/index.ts). */
+	readonly changes?: ChangeCache | undefined;
 }
 
 function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warnings: string[] } {
@@ -115,6 +128,7 @@ export function createRaceService(
 	options: RaceServiceOptions = {},
 ): RaceService {
 	const { clock = () => new Date(), newId = () => randomUUID().replaceAll('-', '').slice(0, 16) } = options;
+	const changes = options.changes ?? createChangeCache(repo);
 	const pending = new Map<string, { preview: RacePreview; race: RaceInput }>();
 
 	const sweep = () => {
@@ -242,7 +256,17 @@ export function createRaceService(
 		},
 		async show(actor, ref) {
 			const { league, state, record } = await findRace(actor, ref);
-			return view(league, state, record);
+			if (record.status !== 'confirmed') return view(league, state, record);
+			const system = league.config.headline;
+			const explained = await changes.explain(league, system, record.id);
+			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
+			const why: RaceWhy | undefined =
+				explained === undefined
+					? undefined
+					: 'unrated' in explained
+						? { system, racers: [], unrated: explained.unrated }
+						: { system, racers: explained.racers.map((e) => changeWhy(e, record, nameOf)) };
+			return { ...view(league, state, record), ...(why && { why }) };
 		},
 		async list(actor, leagueRef, page = 1) {
 			const league = await leagues.resolve(actor, leagueRef);

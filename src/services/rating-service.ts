@@ -1,23 +1,25 @@
 import type { RatingHistoryChart } from '../charts/chart-types.js';
 import type { LeagueLog } from '../league/race-log.js';
-import { createReplay, type RaceOutcome, type Replay } from '../league/replay.js';
-import { getSystem, isSystemId, systems } from '../ratings/index.js';
+import { isSystemId, systems } from '../ratings/index.js';
 import type { RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { MAX_CHART_PLAYERS, ratingHistoryChart } from './chart-data.js';
+import { createChangeCache, type ChangeCache, type LastChange, type RaceResult } from './change-cache.js';
+import { changeWhy, type ChangeWhy } from './change-why.js';
 import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
 
 /** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
 
-export interface LastChange {
-	readonly race: string;
-	readonly date?: string | undefined;
-	readonly before: number;
-	readonly after: number;
+export type { LastChange, RaceResult };
+
+/** The best and worst races of a player's history: most places above and below the expected place (issue 8 §4). */
+export interface Standouts {
+	readonly best: RaceResult;
+	readonly worst: RaceResult;
 }
 
 export interface PlayerRating {
@@ -34,6 +36,10 @@ export interface PlayerRating {
 	readonly rank?: number | undefined;
 	readonly rated: number;
 	readonly lastChange?: LastChange | undefined;
+	/** Why the last race moved the rating: place against expected, opponents, the change's parts. */
+	readonly why?: ChangeWhy | undefined;
+	/** Best and worst races by places gained on the expected place (at least two rated races). */
+	readonly standouts?: Standouts | undefined;
 	/** The rating-history chart's data, when asked for. */
 	readonly chart?: RatingHistoryChart | undefined;
 }
@@ -73,46 +79,8 @@ export function createRatingService(
 	repo: LeagueRepository,
 	leagues: LeagueService,
 	clock: () => Date = () => new Date(),
+	changes: ChangeCache = createChangeCache(repo),
 ): RatingService {
-	/**
-	 * Last change of every player per (league, system), kept with the replay that produced it: races submitted since
-	 * are applied on top; only an event that changed rated history (void, edit, merge, parameters) replays it all.
-	 */
-	interface LastChanges {
-		seq: number;
-		readonly replay: Replay<unknown>;
-		readonly byPlayer: Map<string, LastChange>;
-	}
-	const lastChanges = new Map<string, LastChanges>();
-
-	const record = (byPlayer: Map<string, LastChange>) => (outcome: RaceOutcome) => {
-		for (const c of outcome.changes) {
-			byPlayer.set(c.player, {
-				race: outcome.race.id,
-				date: outcome.race.date,
-				before: c.before.rating,
-				after: c.after.rating,
-			});
-		}
-	};
-
-	const lastChangesOf = async (league: LeagueInfo, system: string) => {
-		const key = `${league.id}:${system}`;
-		const state = await repo.loadState(league.id);
-		let cached = lastChanges.get(key);
-		if (cached === undefined || state.touchedSince(cached.seq) !== Infinity) {
-			const config = state.config();
-			const impl = getSystem(system);
-			const replay: Replay<unknown> = createReplay(impl, impl.params(config?.params[system]), { reset: config?.reset });
-			cached = { seq: -1, replay, byPlayer: new Map() };
-			lastChanges.set(key, cached);
-		}
-		const onRace = record(cached.byPlayer);
-		for (const { race } of state.ratedRaces(cached.seq)) onRace(cached.replay.apply(race));
-		cached.seq = state.seq();
-		return cached.byPlayer;
-	};
-
 	return {
 		async rating(actor, input) {
 			const league = await leagues.resolve(actor, input.league);
@@ -123,7 +91,11 @@ export function createRatingService(
 			const view = await repo.ratingsAt(league.id, system, asOf);
 			const index = view.standings.findIndex((s) => s.player === player.id);
 			const standing = view.standings[index];
-			const last = standing ? (await lastChangesOf(league, system)).get(player.id) : undefined;
+			const last = standing ? (await changes.lastChanges(league, system)).get(player.id) : undefined;
+			const explained = last && (await changes.lastExplanation(league, system, player.id));
+			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
+			const why = explained && last && changeWhy(explained, { id: last.race, date: last.date }, nameOf);
+			const standouts = standing ? standoutsOf(await changes.results(league, system, player.id)) : undefined;
 			return {
 				league,
 				system,
@@ -143,6 +115,8 @@ export function createRatingService(
 				}),
 				rated: view.standings.length,
 				...(last && { lastChange: last }),
+				...(why && { why }),
+				...(standouts && { standouts }),
 				...(input.chart === true && {
 					chart: await ratingHistoryChart(
 						repo,
@@ -175,4 +149,23 @@ function compared(
 		throw refused('compare-too-many', `Compare at most ${MAX_CHART_PLAYERS - 1} other players on one chart.`);
 	}
 	return unique;
+}
+
+/**
+ * Best and worst race: the most places finished above (below) the expected place, expectedRank − rank; equal gains
+ * go to the larger (smaller) rating change, then to the later race. Places rather than rating points, because early
+ * races move a rating most (provisional K factors, a newcomer's RD) whatever the result. Undefined below two races.
+ */
+export function standoutsOf(results: readonly RaceResult[]): Standouts | undefined {
+	const placed = results.filter((r) => Number.isFinite(r.expectedRank));
+	if (placed.length < 2) return undefined;
+	const gain = (r: RaceResult) => r.expectedRank - r.rank;
+	const better = (a: RaceResult, b: RaceResult) => gain(a) - gain(b) || a.after - a.before - (b.after - b.before);
+	let best = placed[0]!;
+	let worst = placed[0]!;
+	for (const r of placed.slice(1)) {
+		if (better(r, best) >= 0) best = r;
+		if (better(r, worst) <= 0) worst = r;
+	}
+	return { best, worst };
 }

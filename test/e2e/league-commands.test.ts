@@ -93,7 +93,9 @@ describe('league commands end to end', () => {
 		);
 		const p = await preview([text('results', '1. Alice 1:00.000; 2. Bob 1:01.000; Carol DNF'), text('name', 'Opener')]);
 		expect(p.text).toContain('**Race preview** for **Sunday Cup** “Opener”');
-		expect(p.text).toMatch(/1\. \*\*Alice\*\* \*\(new player\)\* 1:00 — 1500\.0 → \d+\.\d \(\+\d+\.\d\)/);
+		expect(p.text).toMatch(
+			/1\. \*\*Alice\*\* \*\(new player\)\* 1:00 \(exp\. 2\.00\) — 1500\.0 → \d+\.\d \(\+\d+\.\d\)/,
+		);
 		expect(p.text).toContain('3 new players will be created.');
 		expect(await eventCount()).toBe(1);
 		// A member clicking Confirm is refused in an ephemeral follow-up; nothing stored.
@@ -143,7 +145,7 @@ describe('league commands end to end', () => {
 		expect(body).toContain(bob.provisional ? 'Status: provisional' : 'Status: established');
 		const change = last.get('#2')!;
 		expect(body).toMatch(
-			new RegExp(`in R2 \\(\\d{4}-\\d\\d-\\d\\d\\): ${fmtRating(change.before)} → ${fmtRating(change.after)}`),
+			new RegExp(`In R2 \\(\\d{4}-\\d\\d-\\d\\d\\): .* · ${fmtRating(change.before)} → ${fmtRating(change.after)}`),
 		);
 	});
 
@@ -300,7 +302,7 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 	it('a CSV attachment is read as the scoreboard', async () => {
 		const file = bot.fake.addAttachment('race.csv', 'player,position,time\nBob,1,59.5\nAlice,2,60.25\n', 'text/csv');
 		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
-		expect(p.text).toMatch(/1\. \*\*Bob\*\* 59\.5 —/);
+		expect(p.text).toMatch(/1\. \*\*Bob\*\* 59\.5 \(exp\. \d\.\d\d\) —/);
 		await click(p.cancel!);
 	});
 

@@ -1,0 +1,128 @@
+/**
+ * Text of "why did my rating move?" (issue 8 §4) for /rating and /race show. Every number shown adds up: a change
+ * is the difference of the two ratings shown, and its parts are rounded so that they add up to it (rounded-parts.ts).
+ * Names are escaped; no internal player id is shown.
+ */
+import { roundedParts } from '../../src/formats/rounded-parts.js';
+import type { ChangeWhy, NamedOpponent } from '../../src/services/change-why.js';
+import type { RaceResult, Standouts } from '../../src/services/rating-service.js';
+import { esc, fmtDelta, fmtPosition, fmtRating } from '../shared.js';
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st … */
+export function ordinal(n: number): string {
+	const tens = n % 100;
+	const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+	return `${n}${suffix}`;
+}
+
+/** The shown change between two ratings: the difference of their rounded values. */
+export function shownChange(before: number, after: number): number {
+	return Number(fmtRating(after)) - Number(fmtRating(before));
+}
+
+/** `, expected 5.43` (nothing when the odds engine could not place the field). */
+const expectedText = (rank: number, lead = ', expected ') =>
+	Number.isFinite(rank) ? `${lead}${fmtPosition(rank)}` : '';
+
+/** `1716.3 → 1728.0 (+11.7)`. */
+export function beforeAfter(before: number, after: number): string {
+	return `${fmtRating(before)} → ${fmtRating(after)} (${fmtDelta(shownChange(before, after))})`;
+}
+
+/** `3rd of 12`, `tied 3rd of 12`, `DNF (12th of 12)`. */
+export function placeText(w: Pick<ChangeWhy, 'status' | 'place' | 'rank' | 'fieldSize'>): string {
+	const of = `of ${w.fieldSize}`;
+	if (w.status === 'DNF') return `DNF (classified ${ordinal(Math.floor(w.place))} ${of})`;
+	return `${w.place !== w.rank ? 'tied ' : ''}${ordinal(w.place)} ${of}`;
+}
+
+const opponent = (o: NamedOpponent) => `${esc(o.name)} (${fmtRating(o.rating)})`;
+
+/** `Beat 9 racers, the strongest Alice (1802.1); lost to 2, the strongest Bob (1850.0).` */
+export function opponentsLine(w: ChangeWhy): string {
+	const beat = w.strongestBeaten
+		? `Beat ${plural(w.beaten.count, 'racer')}, the strongest ${opponent(w.strongestBeaten)}`
+		: 'Beat nobody';
+	const lost = w.strongestLostTo
+		? `lost to ${w.lostTo.count}, the strongest ${opponent(w.strongestLostTo)}`
+		: 'lost to nobody';
+	const tied = w.tied.count > 0 ? `; tied with ${w.tied.count}` : '';
+	return `${beat}; ${lost}${tied}.`;
+}
+
+/**
+ * The change split into its main parts, per system: base points (stk) and the sums over the racers beaten, tied
+ * with and lost to (folyami, glicko, stk), or k × (observed − expected rounds) (endure, speed).
+ */
+export function partsLine(w: ChangeWhy): string | undefined {
+	const shown = shownChange(w.before.rating, w.after.rating);
+	const p = w.parts;
+	if (p.kind === 'rounds') {
+		const [done, rounds] = p.model === 'survived' ? ['survived', 'elimination'] : ['won', 'selection'];
+		return (
+			`Change ${fmtDelta(shown)} = k ${p.k.toFixed(2)} × (${p.observed} ${done} − ${p.expected.toFixed(2)} expected, ` +
+			`over ${p.rounds} ${rounds} ${p.rounds === 1 ? 'round' : 'rounds'})`
+		);
+	}
+	if (p.kind !== 'opponents') return undefined;
+	const labelled: [string, number][] = [];
+	if (p.base !== 0) labelled.push(['base points', p.base]);
+	if (w.beaten.count > 0) labelled.push([`from the ${plural(w.beaten.count, 'racer')} beaten`, w.beaten.sum ?? 0]);
+	if (w.tied.count > 0) labelled.push([`from the ${w.tied.count} tied`, w.tied.sum ?? 0]);
+	if (w.lostTo.count > 0) labelled.push([`from the ${w.lostTo.count} ahead`, w.lostTo.sum ?? 0]);
+	if (labelled.length === 0) return undefined;
+	const rounded = roundedParts(
+		labelled.map(([, value]) => value),
+		shown,
+	);
+	const terms = labelled.map(([label], i) => {
+		const value = rounded[i]!;
+		return `${i === 0 ? fmtDelta(value) : `${value >= 0 ? '+' : '−'} ${Math.abs(value).toFixed(1)}`} ${label}`;
+	});
+	const biggest = [
+		w.biggestGain && `${fmtDelta(w.biggestGain.delta!)} vs ${esc(w.biggestGain.name)}`,
+		w.biggestLoss && `${fmtDelta(w.biggestLoss.delta!)} vs ${esc(w.biggestLoss.name)}`,
+	].filter(Boolean);
+	return `Change ${fmtDelta(shown)} = ${terms.join(' ')}${biggest.length > 0 ? ` (largest: ${biggest.join(', ')})` : ''}`;
+}
+
+/** /rating: the lines explaining the last race. */
+export function whyLines(w: ChangeWhy): string[] {
+	const lines = [
+		`In ${esc(w.race)}${w.date ? ` (${w.date})` : ''}: ${placeText(w)}${expectedText(w.expectedRank)} · ${beforeAfter(w.before.rating, w.after.rating)}`,
+		opponentsLine(w),
+	];
+	const parts = partsLine(w);
+	if (parts !== undefined) lines.push(parts);
+	return lines;
+}
+
+/** Places gained on the expected place, signed: `+4.10 places`. */
+const gained = (r: RaceResult) => {
+	const g = r.expectedRank - r.rank;
+	return `${g >= 0 ? '+' : '−'}${Math.abs(g).toFixed(2)} ${Math.abs(g) === 1 ? 'place' : 'places'}`;
+};
+
+const resultText = (r: RaceResult) =>
+	`${esc(r.race)}${r.date ? ` (${r.date})` : ''}, ${r.status === 'DNF' ? 'DNF' : `${r.place !== r.rank ? 'tied ' : ''}${ordinal(r.place)}`} of ${r.fieldSize}${expectedText(r.expectedRank)} (${gained(r)}), ${fmtDelta(shownChange(r.before, r.after))}`;
+
+/** /rating: the best and worst races, by places gained on the expected place. */
+export function standoutLines(s: Standouts): string[] {
+	return [`Best race: ${resultText(s.best)}`, `Worst race: ${resultText(s.worst)}`];
+}
+
+/** /race show: the explanation part of a racer's line (after place, name and time). */
+export function racerWhy(w: ChangeWhy): string {
+	const parts = [
+		...(Number.isFinite(w.expectedRank) ? [`exp. ${fmtPosition(w.expectedRank)}`] : []),
+		beforeAfter(w.before.rating, w.after.rating),
+	];
+	const strongest = [
+		w.strongestBeaten && `beat ${esc(w.strongestBeaten.name)}`,
+		w.strongestLostTo && `behind ${esc(w.strongestLostTo.name)}`,
+	].filter(Boolean);
+	if (strongest.length > 0) parts.push(strongest.join(', '));
+	return parts.join(' · ');
+}
