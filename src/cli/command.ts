@@ -29,9 +29,9 @@ export function readText(path: string): string {
 	}
 }
 
-/** Read and validate a history CSV (HistoryCsvError names `path:line`). */
-export function loadHistory(path: string): Race[] {
-	return parseHistoryCsv(readText(path), path);
+/** Read and validate a history CSV (HistoryCsvError names `path:line`); warnings go to `io.err`, one a line. */
+export function loadHistory(path: string, io?: CliIo): Race[] {
+	return parseHistoryCsv(readText(path), path, (warning) => io?.err(`warning: ${warning}\n`));
 }
 
 /** Numbers at full double precision: String(x) round-trips every double. */

@@ -44,7 +44,7 @@ player,p_win,p_top3,expected_position for the field. A name never seen in the hi
 		if (players.some((name) => name === '')) throw new UsageError('--players has an empty name');
 		const duplicate = players.find((name, i) => players.indexOf(name) !== i);
 		if (duplicate !== undefined) throw new UsageError(`--players names ${duplicate} twice`);
-		const history = loadHistory(required(values.input, 'input'));
+		const history = loadHistory(required(values.input, 'input'), io);
 		const asOf = asOfArg(values['as-of'], history);
 		const races = asOf === undefined ? history : history.filter((race) => happenedBy(race, asOf));
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) });

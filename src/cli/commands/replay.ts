@@ -41,7 +41,7 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 		noExtraPositionals(positionals);
 		const system = systemArg(required(values.system, 'system'));
 		const params = resolveSystemParams(system, values.param ?? []);
-		const dated = loadHistory(required(values.input, 'input'));
+		const dated = loadHistory(required(values.input, 'input'), io);
 		const asOf = asOfArg(values['as-of'], dated);
 		const races = asOf === undefined ? dated : dated.filter((race) => happenedBy(race, asOf));
 		const history: string[] = ['race,player,position,rating_before,rating_after'];
