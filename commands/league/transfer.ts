@@ -1,7 +1,7 @@
 /** `/league import` and `/league export` (issue 8 §1): a whole history in, the log and the standings out, as files. */
 import { MessageFlags, type Attachment, type ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext } from '../../src/discord/command.js';
-import { answer } from '../../src/discord/reply.js';
+import { answer, NO_MENTIONS } from '../../src/discord/reply.js';
 import type { NamedText } from '../../src/formats/league-file.js';
 import type { ImportSummary } from '../../src/services/league-transfer-service.js';
 import { readCsvAttachment } from '../race/submit.js';
@@ -55,7 +55,13 @@ export async function importLeague(interaction: ChatInputCommandInteraction, ctx
 		if (done < total && now - last < PROGRESS_EVERY_MS) return;
 		last = now;
 		const content = `Importing… ${done} of ${plural(total, 'race')}`;
-		edits = edits.then(() => answer(interaction, { content }, { ephemeral: true })).catch(() => {});
+		// editReply, not answer(): after the first edit the reply counts as sent, and answer() would follow up.
+		edits = edits
+			.then(() => interaction.editReply({ content, allowedMentions: NO_MENTIONS }))
+			.then(
+				() => {},
+				() => {},
+			);
 	};
 	try {
 		const summary = await transfer.importFile(
@@ -71,7 +77,7 @@ export async function importLeague(interaction: ChatInputCommandInteraction, ctx
 			progress,
 		);
 		await edits;
-		await answer(interaction, { content: importSummaryText(summary, file.name) }, { ephemeral: true });
+		await interaction.editReply({ content: importSummaryText(summary, file.name), allowedMentions: NO_MENTIONS });
 	} finally {
 		await edits; // an error reply (the router's) must not be overwritten by a late progress edit
 	}
