@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from '../event-loop.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { exportLeague } from '../formats/league-export.js';
 import { writeStandingsCsv, type StandingsTable } from '../formats/league-export.js';
@@ -88,6 +89,8 @@ export function createLeagueTransferService(
 				entries: race.entries,
 			}));
 			const event = { type: 'league-imported', races, source: input.file.name, by: actor.userId } as const;
+			// Reading, checking and storing a big file are each one block of work: let other interactions in between.
+			await yieldToEventLoop();
 			const state = await repo.loadState(league.id);
 			try {
 				state.check({ ...event, at: clock().toISOString() });
@@ -96,6 +99,7 @@ export function createLeagueTransferService(
 				throw refused('bad-import', `Nothing was imported: ${escapeForDiscord(error.message)}.`);
 			}
 			progress?.(0, races.length);
+			await yieldToEventLoop();
 			let result;
 			try {
 				result = await repo.appendEvent(league.id, event, {
