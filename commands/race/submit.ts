@@ -23,7 +23,8 @@ export interface CsvAttachmentLimits {
 }
 
 const sizeText = (bytes: number) =>
-	bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+	// Rounded up, so a file just over the limit never reads as the limit itself.
+	bytes >= 1024 * 1024 ? `${Math.ceil((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 
 /** Checks name and declared size before downloading; then reads at most `maxBytes` as UTF-8. */
 export async function readCsvAttachment(

@@ -77,6 +77,13 @@ describe('/league import and /league export end to end', () => {
 			ORGANIZER,
 			/The file must be a \.csv history; "zak\.txt" is not\. Nothing was stored\./,
 		);
+		const big = bot.fake.addAttachment('big.csv', `race,player,position\n${'R1,x,1\n'.repeat(1_200_000)}`, 'text/csv');
+		await bot.expectRefusal(
+			'league',
+			[sub('import', [fileOption('file', big), text('league', 'Zak')])],
+			ORGANIZER,
+			/^The file is 8\.1 MiB: at most 8 MiB\. Nothing was stored\.$/,
+		);
 		const bad = bot.fake.addAttachment('bad.csv', 'race,player,position\nR1,Ann,1\nR1,Bob,0\n', 'text/csv');
 		const [refusal] = await runDeferred('league', [sub('import', [fileOption('file', bad), text('league', 'Zak')])]);
 		expect(content(refusal!)).toBe(

@@ -90,6 +90,22 @@ describe('league import', () => {
 		expect(await eventCount(w, info.id)).toBe(1);
 	});
 
+	it('Ergast needs its races and drivers files; those files are refused with another format', async () => {
+		const w = world();
+		const info = await league(w, 'F1');
+		const results = 'resultId,raceId,driverId,positionText,positionOrder,milliseconds\n1,1,1,1,1,\\N\n';
+		await expect(importText(w, 'F1', results, 'results.csv')).rejects.toThrow(
+			`Nothing was imported: ${esc("results.csv is Ergast's results.csv: attach races.csv and drivers.csv from the same dump too")}`,
+		);
+		const history = { name: 'h.csv', text: 'race,player,position\nA,Ann,1\n' };
+		await expect(
+			w.services.transfer.importFile(organizer, { league: 'F1', file: history, races: history }),
+		).rejects.toThrow(
+			`Nothing was imported: ${esc("h.csv is a history CSV: the races and drivers files and the seasons are for Ergast's results.csv only")}`,
+		);
+		expect(await eventCount(w, info.id)).toBe(1);
+	});
+
 	it('organizers only; into a league without races only; a yearly reset refuses undated races', async () => {
 		const w = world();
 		const info = await league(w, 'Main');
