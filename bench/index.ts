@@ -25,3 +25,10 @@ const child = spawnSync(process.execPath, [tsx, storageBench], {
 	env: { ...process.env, MALLOC_ARENA_MAX: '2' },
 });
 if (child.status !== 0) process.exitCode = child.status ?? 1;
+
+// `/league import` measures peak RSS too: one process per source (bench/league-import.ts).
+const importBench = fileURLToPath(new URL('./league-import.ts', import.meta.url));
+for (const source of ['zakstunts', 'f1']) {
+	const run = spawnSync(process.execPath, [tsx, importBench, source], { stdio: 'inherit' });
+	if (run.status !== 0) process.exitCode = run.status ?? 1;
+}

@@ -1,6 +1,6 @@
 /**
- * `/league create|config|info|preview-post`. Create needs Manage Server; config and preview-post need an organizer of
- * the league (checked by the services).
+ * `/league create|config|info|import|export|preview-post`. Create needs Manage Server; config, import and preview-post
+ * need an organizer of the league (checked by the services).
  */
 import {
 	ApplicationCommandOptionType,
@@ -16,9 +16,10 @@ import { answer } from '../src/discord/reply.js';
 import { rankingPostOf } from '../src/league/ranking-post.js';
 import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
+import { exportLeague, importLeague } from './league/transfer.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
 
-const { Subcommand, String: Text, Role, Channel, Integer } = ApplicationCommandOptionType;
+const { Subcommand, String: Text, Role, Channel, Integer, Attachment } = ApplicationCommandOptionType;
 
 /** Channels a message with a file can go to. */
 const postableChannels: ApplicationCommandOptionAllowedChannelType[] = [
@@ -109,6 +110,30 @@ const data = {
 		{ type: Subcommand, name: 'info', description: 'Show a league’s settings and size', options: [leagueOption] },
 		{
 			type: Subcommand,
+			name: 'import',
+			description: 'Import a whole history into a league without races (organizers)',
+			options: [
+				{
+					type: Attachment,
+					name: 'file',
+					description: 'History CSV, ZakStunts CSV, or Ergast results.csv; at most 8 MiB',
+					required: true,
+				},
+				leagueOption,
+				{ type: Attachment, name: 'races', description: 'Ergast only: races.csv of the same dump' },
+				{ type: Attachment, name: 'drivers', description: 'Ergast only: drivers.csv of the same dump' },
+				{ type: Integer, name: 'from', description: 'Ergast only: first season', min_value: 1950, max_value: 2100 },
+				{ type: Integer, name: 'to', description: 'Ergast only: last season', min_value: 1950, max_value: 2100 },
+			],
+		},
+		{
+			type: Subcommand,
+			name: 'export',
+			description: 'The race log as a history CSV and every system’s standings as CSV, attached',
+			options: [leagueOption],
+		},
+		{
+			type: Subcommand,
 			name: 'preview-post',
 			description: 'Show the next monthly ranking post now, only to you (organizers)',
 			options: [leagueOption],
@@ -197,6 +222,10 @@ export default {
 				].join('\n');
 				return answer(interaction, { content }, { ephemeral: false });
 			}
+			case 'import':
+				return importLeague(interaction, ctx);
+			case 'export':
+				return exportLeague(interaction, ctx);
 			case 'preview-post': {
 				// Composing renders a chart: acknowledge first (only the organizer sees the preview).
 				await interaction.deferReply({ flags: MessageFlags.Ephemeral });

@@ -21,26 +21,40 @@ import { previewText } from './format.js';
 
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;
 
-/** Checks name and declared size before downloading; then reads at most MAX_ATTACHMENT_BYTES as UTF-8. */
-export async function readCsvAttachment(file: Attachment): Promise<string> {
+export interface CsvAttachmentLimits {
+	/** Largest file read (default MAX_ATTACHMENT_BYTES). */
+	readonly maxBytes: number;
+	/** What the file should be, for the refusal: "scoreboard", "history". */
+	readonly what: string;
+}
+
+const sizeText = (bytes: number) =>
+	// Rounded up, so a file just over the limit never reads as the limit itself.
+	bytes >= 1024 * 1024 ? `${Math.ceil((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+
+/** Checks name and declared size before downloading; then reads at most `maxBytes` as UTF-8. */
+export async function readCsvAttachment(
+	file: Attachment,
+	{ maxBytes, what }: CsvAttachmentLimits = { maxBytes: MAX_ATTACHMENT_BYTES, what: 'scoreboard' },
+): Promise<string> {
 	if (!file.name.toLowerCase().endsWith('.csv')) {
 		throw new UserFacingError(
 			'bad-file',
-			`The file must be a .csv scoreboard; "${esc(file.name)}" is not. Nothing was stored.`,
+			`The file must be a .csv ${what}; "${esc(file.name)}" is not. Nothing was stored.`,
 		);
 	}
-	if (file.size > MAX_ATTACHMENT_BYTES) {
+	if (file.size > maxBytes) {
 		throw new UserFacingError(
 			'file-too-large',
-			`The file is ${Math.ceil(file.size / 1024)} KiB: at most 256 KiB. Nothing was stored.`,
+			`The file is ${sizeText(file.size)}: at most ${sizeText(maxBytes)}. Nothing was stored.`,
 		);
 	}
 	const response = await fetch(file.url);
 	if (!response.ok)
 		throw new UserFacingError('file-unreadable', `Could not download the file (HTTP ${response.status}).`);
 	const bytes = new Uint8Array(await response.arrayBuffer());
-	if (bytes.length > MAX_ATTACHMENT_BYTES) {
-		throw new UserFacingError('file-too-large', 'The file is larger than 256 KiB. Nothing was stored.');
+	if (bytes.length > maxBytes) {
+		throw new UserFacingError('file-too-large', `The file is larger than ${sizeText(maxBytes)}. Nothing was stored.`);
 	}
 	try {
 		return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

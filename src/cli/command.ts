@@ -30,9 +30,9 @@ export function readText(path: string): string {
 	}
 }
 
-/** Read and validate a history CSV (HistoryCsvError names `path:line`). */
-export function loadHistory(path: string): Race[] {
-	return parseHistoryCsv(readText(path), path);
+/** Read and validate a history CSV (HistoryCsvError names `path:line`); warnings go to `io.err`, one a line. */
+export function loadHistory(path: string, io?: CliIo): Race[] {
+	return parseHistoryCsv(readText(path), path, (warning) => io?.err(`warning: ${warning}\n`));
 }
 
 /**
@@ -42,8 +42,9 @@ export function loadHistory(path: string): Race[] {
 export function loadHistoryAsOf(
 	path: string,
 	asOfValue: string | undefined,
+	io?: CliIo,
 ): { races: Race[]; asOf: string | undefined } {
-	const history = loadHistory(path);
+	const history = loadHistory(path, io);
 	const asOf = asOfArg(asOfValue, history);
 	return { races: asOf === undefined ? history : history.filter((race) => happenedBy(race, asOf)), asOf };
 }

@@ -5,7 +5,7 @@ import type { EntryStatus, Race, RaceEntry, RaceMode } from '../ratings/types.js
 /**
  * The history CSV: one row per (race, player), header `race,date,player,position,time,status` with an optional
  * `mode` column. Only `race`, `player` and `position` are required; columns may come in any order. Rows of one
- * race are contiguous and races are in chronological order. Equal positions are ties; status is empty
+ * race are contiguous, and the file order is the rating order. Equal positions are ties; status is empty
  * (finished), DNF, DNS or DSQ; time is seconds, m:ss.fff or h:mm:ss.fff; mode is tt (default) or items.
  */
 
@@ -40,10 +40,17 @@ export function parseTime(text: string): number | undefined {
 	return (Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds);
 }
 
+/** Something a history file may hold but a reader should hear about: `file:line: what`. */
+export type HistoryCsvWarn = (warning: string) => void;
+
 /**
  * Parse a history CSV. `file` names the input in error messages. Throws HistoryCsvError on the first bad row.
+ *
+ * A race dated before the previous dated race is accepted and reported to `warn` (issue 8 §1): a bot league may
+ * have a back-dated race (confirmed after a later-dated one), and its export must read back in the same rating
+ * order, so the file order stays the rating order.
  */
-export function parseHistoryCsv(text: string, file = '<input>'): Race[] {
+export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsvWarn = () => {}): Race[] {
 	let rows;
 	try {
 		rows = readCsv(text);
@@ -126,7 +133,10 @@ export function parseHistoryCsv(text: string, file = '<input>'): Race[] {
 			}
 			close();
 			if (date !== undefined && lastDated !== undefined && date < lastDated.date) {
-				fail(line, `race "${raceId}" is dated ${date}, before the previous race "${lastDated.id}" (${lastDated.date})`);
+				warn(
+					`${file}:${line}: race "${raceId}" is dated ${date}, before the previous race "${lastDated.id}" ` +
+						`(${lastDated.date}): rated in file order`,
+				);
 			}
 			seenRaces.add(raceId);
 			current = { id: raceId, date, mode, line, entries: [] };

@@ -46,6 +46,11 @@ export interface EventMeta {
 export type LeagueEventBody =
 	| { readonly type: 'league-configured'; readonly config: LeagueConfig }
 	| { readonly type: 'race-submitted'; readonly race: RaceInput }
+	/**
+	 * A whole history brought in at once (`/league import`, issue 8 §1): one record, so it is stored all or nothing on
+	 * every store. The fold applies it as one race-submitted per race, ids R1..RN, all at this event's seq.
+	 */
+	| { readonly type: 'league-imported'; readonly races: readonly RaceInput[]; readonly source: string }
 	| { readonly type: 'race-voided'; readonly race: string; readonly reason: string }
 	| { readonly type: 'race-edited'; readonly race: string; readonly reason: string; readonly changes: RaceInput }
 	| { readonly type: 'player-renamed'; readonly player: string; readonly name: string }
@@ -64,6 +69,7 @@ export type LeagueEventType = LeagueEvent['type'];
 export const leagueEventTypes: readonly LeagueEventType[] = [
 	'league-configured',
 	'race-submitted',
+	'league-imported',
 	'race-voided',
 	'race-edited',
 	'player-renamed',

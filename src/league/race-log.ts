@@ -1,4 +1,4 @@
-import type { LeagueConfig, LeagueEvent, LoggedEvent } from './league-events.js';
+import type { LeagueConfig, LeagueEvent, LoggedEvent, RaceInput } from './league-events.js';
 import {
 	checkConfig,
 	checkDatedForReset,
@@ -15,7 +15,8 @@ import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
  * without changing it (LeagueError with a message fit for the organizer); `apply` validates and applies it.
  *
  * Player ids are `#1`, `#2`, … in order of first appearance, so the same log always gives the same ids. Race ids are
- * `R1`, `R2`, … in submission order. Ratings replay the confirmed races in log (submission) order.
+ * `R1`, `R2`, … in submission order. Ratings replay the confirmed races in log (submission) order; the races of a
+ * league-imported event (issue 8 §1) are R1..RN in file order at that one seq.
  */
 
 export { LeagueError };
@@ -42,7 +43,10 @@ export interface RaceRecord {
 	readonly id: string;
 	/** The organizer's name for the race (`/race submit name:`), e.g. "Round 4 — Monza". */
 	readonly name?: string | undefined;
-	/** Log position of the race-submitted event: the race's place in rating order. */
+	/**
+	 * Log position of the race-submitted event: the race's place in rating order. The races of one league-imported
+	 * event share its seq (rating order among them: the race ids' order).
+	 */
 	readonly seq: number;
 	readonly date?: string | undefined;
 	readonly mode?: RaceMode | undefined;
@@ -197,6 +201,56 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						created.forEach(setPlayer);
 						raceIndex.set(id, races.length);
 						races.push(record);
+					},
+				};
+			}
+			case 'league-imported': {
+				// An import goes into a league without races, so R1..RN are the file's races in file order (issue 8 §1).
+				if (races.length > 0) {
+					throw new LeagueError(
+						`this league already has ${races.length} race${races.length === 1 ? '' : 's'}: import into a new league`,
+					);
+				}
+				const inputs: readonly RaceInput[] = event.races;
+				if (!Array.isArray(event.races) || inputs.length === 0) throw new LeagueError('the import has no races');
+				const records: RaceRecord[] = [];
+				const created: PlayerInfo[] = [];
+				const createdNames = new Map<string, PlayerInfo>();
+				// Players created by earlier races of the batch are known to later ones, as if submitted one by one.
+				const batchResolve = (ref: string) =>
+					resolve(ref) ??
+					(ref.trim().startsWith('#') ? created.find((p) => p.id === ref.trim()) : createdNames.get(nameKey(ref)));
+				inputs.forEach((input, k) => {
+					const id = `R${races.length + k + 1}`;
+					const label = input.name === undefined ? id : `${id} ("${input.name}")`;
+					checkDatedForReset(config, input.date, label);
+					const content = planRaceContent(input, label, batchResolve, players.size + created.length);
+					for (const p of content.created) {
+						created.push(p);
+						createdNames.set(nameKey(p.name), p);
+					}
+					const { date, mode, name } = input;
+					records.push({
+						id,
+						...(name !== undefined && { name }),
+						seq: at,
+						...(date !== undefined && { date }),
+						...(mode !== undefined && { mode }),
+						entries: content.entries,
+						submittedBy: event.by,
+						submittedAt: event.at,
+						status: 'confirmed',
+						edits: [],
+					});
+				});
+				return {
+					newPlayers: created.map((p) => p.id),
+					commit: () => {
+						created.forEach(setPlayer);
+						for (const record of records) {
+							raceIndex.set(record.id, races.length);
+							races.push(record);
+						}
 					},
 				};
 			}

@@ -6,6 +6,7 @@ import { createDailyStandingsService, type DailyStandingsService } from './daily
 import { createRankingComposer } from './ranking-composer.js';
 import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
 import { createLeagueService, type LeagueService } from './league-service.js';
+import { createLeagueTransferService, type LeagueTransferService } from './league-transfer-service.js';
 import { createOddsService, type OddsService } from './odds-service.js';
 import { createPlayerService, type PlayerService } from './player-service.js';
 import { createRaceService, type RaceService, type RaceServiceOptions } from './race-service.js';
@@ -16,6 +17,8 @@ import { createRatingService, type RatingService } from './rating-service.js';
 /** Every service over one repository: what the router hands each command in its context. */
 export interface Services {
 	readonly leagues: LeagueService;
+	/** `/league import` and `/league export`. */
+	readonly transfer: LeagueTransferService;
 	readonly races: RaceService;
 	readonly ratings: RatingService;
 	readonly odds: OddsService;
@@ -50,6 +53,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 	const composer = options.composer ?? createRankingComposer({ repo, daily, charts: options.charts });
 	return {
 		leagues,
+		transfer: createLeagueTransferService(repo, leagues, clock),
 		races: createRaceService(repo, leagues, { ...options, clock, changes }),
 		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),

@@ -7,7 +7,7 @@ import { EVENTS_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
 import { appendEvent, readEventsFrom } from './event-log.js';
 import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
-import type { AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
+import type { AppendOptions, AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
 import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
 import { dailyToDomain, dailyToRecord, guildToDomain, stateToDomain, stateToRecord, versioned } from './records.js';
 
@@ -81,7 +81,12 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		return s;
 	};
 
-	const append = async (league: string, s: Session, input: LeagueEvent): Promise<AppendResult> => {
+	const append = async (
+		league: string,
+		s: Session,
+		input: LeagueEvent,
+		progress?: AppendOptions['progress'],
+	): Promise<AppendResult> => {
 		for (let attempt = 0; attempt < 20; attempt++) {
 			s.log.check(input);
 			// The JSON round trip makes the applied event exactly what a reload will read.
@@ -89,7 +94,13 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			if (await appendEvent(events, league, event)) {
 				const result = s.log.apply(event);
 				if ((event.seq + 1) % stateEvery === 0) await states.set(league, stateToRecord(league, s.log.snapshot()));
-				for (const system of systems) await s.ratings.bring(s.log, system);
+				for (const [k, system] of systems.entries()) {
+					await s.ratings.bring(
+						s.log,
+						system,
+						progress && ((done, total) => progress(k * total + done, systems.length * total)),
+					);
+				}
 				return { seq: event.seq, ...result };
 			}
 			await roll(league, s.log); // another process appended first: re-check against the new head
@@ -144,11 +155,11 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		async listLeagues(guildId) {
 			return listed(guildToDomain(await guilds.get(guildId), `guild ${guildId}`));
 		},
-		appendEvent: (league, event) =>
+		appendEvent: (league, event, options) =>
 			mutex.run(league, async () => {
 				const s = await session(league);
 				if (s.log.config() === undefined) throw new LeagueError(`unknown league ${league}`);
-				return append(league, s, { ...event, at: event.at ?? clock().toISOString() });
+				return append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options?.progress);
 			}),
 		readEvents: (league, from = 0) => readEventsFrom(events, league, from),
 		loadState: (league) => mutex.run(league, async () => (await session(league)).log),

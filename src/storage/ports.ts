@@ -43,6 +43,14 @@ export interface AppendResult extends ApplyResult {
 	readonly seq: number;
 }
 
+export interface AppendOptions {
+	/**
+	 * Hears the rating work after the event is stored, now and then: races replayed summed over every system, of
+	 * `total` (a big import's progress message, issue 8 §1).
+	 */
+	readonly progress?: ((done: number, total: number) => void) | undefined;
+}
+
 export interface RatingsView {
 	readonly system: string;
 	/** The log seq these ratings reflect. */
@@ -63,7 +71,7 @@ export interface LeagueRepository {
 	 * Validate against the current state, write the event at the next seq, apply it, update every system's ratings.
 	 * Appends to one league are serialised in call order. `at` defaults to the repository clock.
 	 */
-	appendEvent(leagueId: string, event: LeagueEventInput): Promise<AppendResult>;
+	appendEvent(leagueId: string, event: LeagueEventInput, options?: AppendOptions): Promise<AppendResult>;
 	/** Events from `from` (inclusive) to the head, contiguous. */
 	readEvents(leagueId: string, from?: number): Promise<LoggedEvent[]>;
 	/** The league state at the head (players, aliases, races with status). Treat as read-only. */

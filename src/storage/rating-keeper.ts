@@ -32,9 +32,11 @@ interface Current {
 }
 
 export interface RatingKeeper {
-	/** The replay of `system` at the log's head. */
-	bring(log: LeagueLog, system: AnyRatingSystem): Promise<Replay<unknown>>;
+	/** The replay of `system` at the log's head; `progress` hears (races replayed, races to replay) now and then. */
+	bring(log: LeagueLog, system: AnyRatingSystem, progress?: ReplayProgress): Promise<Replay<unknown>>;
 }
+
+export type ReplayProgress = (done: number, total: number) => void;
 
 export interface RatingKeeperOptions {
 	readonly league: string;
@@ -78,7 +80,7 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 	};
 
 	return {
-		async bring(log, system) {
+		async bring(log, system, progress) {
 			const head = log.seq();
 			const cached = current.get(system.id);
 			if (cached?.basis === head) return cached.replay;
@@ -90,19 +92,26 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 			const fresh: RawRatingSnapshot[] = [];
 			try {
 				let sinceYield = 0;
-				for (const { seq, race } of log.ratedRaces(cur.upTo)) {
+				let due = false;
+				const rated = log.ratedRaces(cur.upTo);
+				for (const [i, { seq, race }] of rated.entries()) {
 					cur.replay.advance(race);
 					cur.count++;
-					// A long replay (a cold start, a void far back) lets other leagues' work run in between.
+					// A long replay (a cold start, a void far back, an import) lets other work run in between.
 					if (++sinceYield === RACES_PER_SLICE) {
 						sinceYield = 0;
+						progress?.(i + 1, rated.length);
 						await yieldToEventLoop();
 					}
-					if (cur.count % every === 0) {
+					if (cur.count % every === 0) due = true;
+					// A snapshot covers every race up to a seq, so it waits for the end of an import's batch (one seq).
+					if (due && rated[i + 1]?.seq !== seq) {
+						due = false;
 						const replay = cur.replay.snapshot();
 						fresh.push({ v: 1, league, system: system.id, upTo: seq, basis: head, replay });
 					}
 				}
+				progress?.(rated.length, rated.length);
 			} catch (error) {
 				current.delete(system.id); // half-applied: the next call restores from a snapshot
 				throw error;

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { applyParamText } from '../../src/formats/param-text.js';
 import { main } from '../../src/cli/main.js';
 import { backtest } from '../../src/analysis/backtest.js';
 import {
@@ -277,17 +278,49 @@ describe('pitwall calibrate', () => {
 		return { code, out, err };
 	}
 
-	it('prints LL default → best and the best parameters as --param lines that reproduce it', async () => {
+	it('prints LL default → best and the best parameters as the text /league config parameters: accepts', async () => {
 		const { code, out, err } = await cli('calibrate', '--input', input, '--system', 'speed');
 		expect(err).toBe('');
 		expect(code).toBe(0);
 		const expected = calibrate(speed, league);
 		expect(out).toContain(`${expected.defaultLogLikelihood.toFixed(2)} → ${expected.bestLogLikelihood.toFixed(2)}`);
-		const params = out
-			.split('\n')
-			.filter((line) => line.startsWith('--param '))
-			.map((line) => line.slice('--param '.length));
-		expect(params).toEqual([`k=${expected.bestParams.k}`]);
+		const lines = out.trimEnd().split('\n');
+		expect(lines.at(-2)).toBe('parameters (for /league config parameters:, or each as --param):');
+		const text = lines.at(-1)!;
+		expect(text).toBe(`speed.k=${expected.bestParams.k}`);
+		// What the bot stores from that text reproduces the calibrated log-likelihood.
+		const overrides = applyParamText({}, text);
+		expect(overrides).toEqual({ speed: { k: String(expected.bestParams.k) } });
+		const replayed = backtest(speed, speed.params(overrides.speed), league).winner_log_likelihood;
+		expect(replayed).toBe(expected.bestLogLikelihood);
+	});
+
+	it('prints fixed --param values too, each accepted by applyParamText and by --param', async () => {
+		const { code, out } = await cli(
+			'calibrate',
+			'--input',
+			input,
+			'--system',
+			'glicko',
+			'--param',
+			'maxRd=400',
+			'--max-evaluations',
+			'6',
+		);
+		expect(code).toBe(0);
+		const text = out.trimEnd().split('\n').at(-1)!;
+		const overrides = applyParamText({}, text);
+		expect(Object.keys(overrides)).toEqual(['glicko']);
+		expect(overrides.glicko).toMatchObject({ maxRd: '400' });
+		const again = await cli(
+			'replay',
+			'--system',
+			'glicko',
+			'--input',
+			input,
+			...text.split(' ').flatMap((p) => ['--param', p]),
+		);
+		expect(again.code).toBe(0);
 	});
 
 	it('--json reports the result without losing the infinite half-life of "no forgetting"', async () => {

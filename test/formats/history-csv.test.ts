@@ -93,11 +93,6 @@ describe('parseHistoryCsv', () => {
 			'h.csv:2: date must be a calendar date YYYY-MM-DD, got "2021-02-29"',
 		],
 		[
-			'dates going backwards',
-			'race,date,player,position\nR1,2021-03-01,A,1\nR2,,A,1\nR3,2021-02-28,A,1\n',
-			'h.csv:4: race "R3" is dated 2021-02-28, before the previous race "R1" (2021-03-01)',
-		],
-		[
 			'two dates in one race',
 			'race,date,player,position\nR1,2021-03-01,A,1\nR1,2021-03-02,B,2\n',
 			'h.csv:3: race "R1" has date 2021-03-01 on line 2, but 2021-03-02 here',
@@ -130,6 +125,22 @@ describe('parseHistoryCsv', () => {
 		['bad mode', 'race,player,position,mode\nR1,A,1,drift\n', 'h.csv:2: mode must be tt or items, got "drift"'],
 		['broken quoting', 'race,player,position\nR1,"A,1\n', 'h.csv:2: unterminated quoted field'],
 	];
+	it('keeps a race dated before the previous one in file order, with a warning naming its line (issue 8 §1)', () => {
+		const warnings: string[] = [];
+		const text = 'race,date,player,position\nR1,2021-03-01,A,1\nR2,,A,1\nR3,2021-02-28,A,1\nR4,2021-03-02,A,1\n';
+		const races = parseHistoryCsv(text, 'h.csv', (w) => warnings.push(w));
+		expect(races.map((race) => [race.id, race.date])).toEqual([
+			['R1', '2021-03-01'],
+			['R2', undefined],
+			['R3', '2021-02-28'],
+			['R4', '2021-03-02'],
+		]);
+		expect(warnings).toEqual([
+			'h.csv:4: race "R3" is dated 2021-02-28, before the previous race "R1" (2021-03-01): rated in file order',
+		]);
+		expect(parse(text)).toEqual(races); // no listener: the same races, silently
+	});
+
 	it.each(bad)('rejects %s with file:line', (_case, text, message) => {
 		expect(() => parse(text)).toThrow(HistoryCsvError);
 		expect(() => parse(text)).toThrow(message);

@@ -235,3 +235,89 @@ describe('race log: snapshots', () => {
 		expect(() => log.apply({ type: 'race-submitted', race: race('A'), by: 'u', at: 't', seq: 5 })).toThrow(/gap/);
 	});
 });
+
+describe('race log: a league-imported event (issue 8 §1)', () => {
+	const imported = (...races: RaceInput[]): LeagueEventBody => ({ type: 'league-imported', races, source: 'h.csv' });
+	const named = (name: string, date: string | undefined, ...players: string[]): RaceInput => ({
+		...race(...players),
+		name,
+		date,
+	});
+
+	it('applies as one race-submitted per race: ids R1..RN, players by first appearance, all at the event seq', () => {
+		const batch = build(imported(named('Monza', '2024-05-01', 'Ann', 'Bob'), named('Spa', undefined, 'bob', 'Cy')));
+		const oneByOne = build(
+			{ type: 'race-submitted', race: named('Monza', '2024-05-01', 'Ann', 'Bob') },
+			{ type: 'race-submitted', race: named('Spa', undefined, 'bob', 'Cy') },
+		);
+		const { log } = batch;
+		expect(log.seq()).toBe(1);
+		expect(log.races().map((r) => [r.id, r.name, r.seq, r.date, r.status])).toEqual([
+			['R1', 'Monza', 1, '2024-05-01', 'confirmed'],
+			['R2', 'Spa', 1, undefined, 'confirmed'],
+		]);
+		expect(log.players()).toEqual(oneByOne.log.players());
+		expect(log.ratedRaces().map((r) => r.race)).toEqual(oneByOne.log.ratedRaces().map((r) => r.race));
+		expect(log.ratedRaces(0)).toHaveLength(2);
+		expect(log.ratedRaces(1)).toHaveLength(0);
+	});
+
+	it('is refused whole when any race is bad, naming the race; nothing of it is applied', () => {
+		const { log } = build();
+		const check =
+			(...races: RaceInput[]) =>
+			() =>
+				log.check({ ...imported(...races), by: 'u', at: 't' });
+		expect(check()).toThrow('the import has no races');
+		expect(check(named('A', undefined, 'Ann'), named('B', undefined, 'Ann', 'ann'))).toThrow(
+			'race R2 ("B"), ann: this player appears twice',
+		);
+		expect(check(named('A', undefined, 'Ann'), named('B', undefined, '#9'))).toThrow(/unknown player id/);
+		expect(log.seq()).toBe(0);
+		expect(log.players()).toEqual([]);
+		expect(log.races()).toEqual([]);
+	});
+
+	it('goes into a league without races only', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann') });
+		expect(() => log.check({ ...imported(race('Bob')), by: 'u', at: 't' })).toThrow(
+			'this league already has 1 race: import into a new league',
+		);
+	});
+
+	it('in a yearly-reset league, an undated race refuses the import with the organizer message', () => {
+		const log = createLeagueLog();
+		log.apply({ type: 'league-configured', config: { ...config, reset: 'yearly' }, by: 'u', at: 't', seq: 0 });
+		expect(() =>
+			log.check({ ...imported(named('A', '2024-01-01', 'Ann'), named('B', undefined, 'Ann')), by: 'u', at: 't' }),
+		).toThrow('race R2 ("B") needs a date: this league resets ratings every calendar year');
+	});
+
+	it('imported races void, edit and merge as submitted ones; the snapshot continues the fold', () => {
+		const { log } = build(
+			imported(named('A', '2024-05-01', 'Ann', 'Bob'), named('B', '2024-05-02', 'Cy', 'Bob'), race('Ann', 'Cy')),
+		);
+		const mid = createLeagueLog(JSON.parse(JSON.stringify(log.snapshot())) as LeagueLogSnapshot);
+		const more: LeagueEventBody[] = [
+			{ type: 'race-voided', race: 'R2', reason: 'wrong track' },
+			{ type: 'race-edited', race: 'R3', reason: 'typo', changes: race('Cy', 'Ann', 'Dee') },
+			{ type: 'race-submitted', race: race('Dee', 'Ann') },
+		];
+		for (const body of more) {
+			const result = next(log, body);
+			next(mid, body);
+			if (body.type !== 'race-submitted') expect(result.retroFrom).toBe(1);
+		}
+		expect(log.touchedSince(1)).toBe(1);
+		expect(log.race('R2')!.status).toBe('voided');
+		expect(names(log, 'R3')).toEqual(['Cy', 'Ann', 'Dee']);
+		expect(log.races().map((r) => [r.id, r.seq])).toEqual([
+			['R1', 1],
+			['R2', 1],
+			['R3', 1],
+			['R4', 4],
+		]);
+		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R3', 'R4']);
+		expect(mid.snapshot()).toEqual(log.snapshot());
+	});
+});

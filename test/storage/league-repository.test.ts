@@ -160,4 +160,48 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 		expect(await players(repo, id, 'glicko')).toBe(full);
 		expect(await players(await open(adapter, 'params'), id, 'glicko')).toBe(full);
 	});
+
+	it('an import is one event of N races, rated as N submissions, snapshots whole batches, voids and edits as usual', async () => {
+		const races = randomRaces(31, 43);
+		const repo = await open(adapter, 'import');
+		const { id } = await repo.createLeague(config(), 'u0');
+		const heard: [number, number][] = [];
+		const result = await repo.appendEvent(
+			id,
+			{ type: 'league-imported', races, source: 'test.csv', by: 'u1' },
+			{ progress: (done, total) => heard.push([done, total]) },
+		);
+		expect(result.seq).toBe(1);
+		expect(await repo.readEvents(id)).toHaveLength(2);
+		// Progress counts races replayed over every system, up to all of them, never backwards.
+		expect(heard.at(-1)).toEqual([43 * raceSystems.length, 43 * raceSystems.length]);
+		expect(heard.every(([done], i) => i === 0 || done >= heard[i - 1]![0])).toBe(true);
+		const reopened = await open(adapter, 'import');
+		for (const system of raceSystems) {
+			const full = JSON.stringify(await expected(repo, id, races, system.id));
+			expect(await players(repo, id, system.id)).toBe(full);
+			expect(await players(reopened, id, system.id)).toBe(full);
+		}
+		await repo.appendEvent(id, { type: 'race-voided', race: 'R12', reason: 'wrong track', by: 'u9' });
+		const edit = randomRaces(99, 1)[0]!;
+		await repo.appendEvent(id, { type: 'race-edited', race: 'R30', reason: 'typo', changes: edit, by: 'u9' });
+		const extra = randomRaces(5, 6, 14);
+		for (const race of extra) await repo.appendEvent(id, { type: 'race-submitted', race, by: 'u1' });
+		const edited = [...races.map((r, i) => (i === 29 ? edit : r)).filter((_, i) => i !== 11), ...extra];
+		const cold = await open(adapter, 'import');
+		for (const system of raceSystems) {
+			const full = JSON.stringify(await expected(repo, id, edited, system.id));
+			expect(await players(repo, id, system.id)).toBe(full);
+			expect(await players(cold, id, system.id)).toBe(full);
+		}
+	});
+
+	it('an import into a league with races is refused and the log does not grow', async () => {
+		const repo = await open(adapter, 'import-refused');
+		const id = await seed(repo, randomRaces(3, 2));
+		await expect(
+			repo.appendEvent(id, { type: 'league-imported', races: randomRaces(4, 3), source: 'x.csv', by: 'u1' }),
+		).rejects.toThrow(new LeagueError('this league already has 2 races: import into a new league'));
+		expect(await repo.readEvents(id)).toHaveLength(3);
+	});
 });

@@ -38,7 +38,7 @@ and brier_winner (mean multi-class Brier score). Tied winners count as one outco
 		const overrides = paramOverrides(values.param ?? [], selected);
 		const params = selected.map((system) => system.params(overrides.get(system)) as unknown);
 		const reset = resetArg(values.reset);
-		const races = loadHistory(required(values.input, 'input'));
+		const races = loadHistory(required(values.input, 'input'), io);
 		if (reset !== undefined) {
 			const undated = races.find((race) => race.date === undefined);
 			if (undated) throw new UsageError(`--reset yearly needs dated races; race ${undated.id} has no date`);

@@ -78,13 +78,18 @@ Prints the defaults → best, the gain, then the best parameters as --param line
 			.map((name) => name.trim())
 			.filter((name) => name !== '');
 		const input = required(values.input, 'input');
-		const races = loadHistory(input);
+		const races = loadHistory(input, io);
 		if (reset !== undefined) {
 			const undated = races.find((race) => race.date === undefined);
 			if (undated) throw new UsageError(`--reset yearly needs dated races; race ${undated.id} has no date`);
 		}
 		const result = calibrate(system, races, { fixed, reset, maxEvaluations, only });
-		const paramLines = Object.entries(result.bestParams).map(([name, value]) => `--param ${name}=${num(value)}`);
+		// The form `/league config parameters:` takes (param-text.ts), which `--param` takes too (issue 8 §1): fixed
+		// overrides included, so the league reproduces the best log-likelihood.
+		const parameters = Object.entries(result.bestOverrides)
+			.map(([name, value]) => `${system.id}.${name}=${typeof value === 'number' ? num(value) : String(value)}`)
+			.join(' ');
+		const paramLines = parameters === '' ? [] : parameters.split(' ').map((item) => `--param ${item}`);
 		if (values.json) {
 			const { trace, ...summary } = result;
 			const finite = (point: Readonly<Record<string, number>>) =>
@@ -93,6 +98,7 @@ Prints the defaults → best, the gain, then the best parameters as --param line
 				...summary,
 				defaultPoint: finite(result.defaultPoint),
 				bestPoint: finite(result.bestPoint),
+				parameters,
 				paramArgs: paramLines,
 				trace: trace.map((step) => ({
 					...step,
@@ -104,7 +110,13 @@ Prints the defaults → best, the gain, then the best parameters as --param line
 			return 0;
 		}
 		io.out(table(result, input, reset) + '\n');
-		io.out(paramLines.length > 0 ? paramLines.join('\n') + '\n' : '(nothing to search)\n');
+		io.out(
+			parameters !== ''
+				? `parameters (for /league config parameters:, or each as --param):\n${parameters}\n`
+				: Object.keys(result.bestParams).length === 0
+					? '(nothing to search)\n'
+					: '(the defaults are best: no parameters to set)\n',
+		);
 		return 0;
 	},
 } satisfies CliCommand;

@@ -25,7 +25,7 @@ system's top N (default ${TOP}) and the odds of a race between the top five of t
 		noExtraPositionals(positionals);
 		const top = values.top === undefined ? TOP : Math.max(1, Math.trunc(Number(values.top)) || TOP);
 		const input = values.input ?? SAMPLE_LEAGUE;
-		const races = loadHistory(input);
+		const races = loadHistory(input, io);
 		io.out(`Replaying ${input}: ${races.length} races.\n`);
 		for (const system of raceSystems) {
 			const params: unknown = system.params();

@@ -42,7 +42,7 @@ player,p_win,p_top3,expected_position for the field. A name never seen in the hi
 		if (players.some((name) => name === '')) throw new UsageError('--players has an empty name');
 		const duplicate = players.find((name, i) => players.indexOf(name) !== i);
 		if (duplicate !== undefined) throw new UsageError(`--players names ${duplicate} twice`);
-		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of']);
+		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of'], io);
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) });
 		for (const name of players) {
 			if (replay.player(name) === undefined)

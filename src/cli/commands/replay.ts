@@ -39,7 +39,7 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 		noExtraPositionals(positionals);
 		const system = systemArg(required(values.system, 'system'));
 		const params = resolveSystemParams(system, values.param ?? []);
-		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of']);
+		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of'], io);
 		const history: string[] = ['race,player,position,rating_before,rating_after'];
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) }, (outcome) => {
 			for (const change of outcome.changes) {
