@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCalibrateBench } from './calibrate.js';
 import { runChartsBench } from './charts.js';
-import { runJobsBench } from './jobs.js';
 import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
@@ -14,21 +13,22 @@ runReplayBench();
 await runRelrankBench();
 await runCalibrateBench();
 await runChartsBench();
-await runJobsBench();
 
+const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
+/** Runs a benchmark file in a process of its own (with `npm start`'s allocator setting), passing `args`. */
+const own = (file: string, { nodeArgs = [], args = [] }: { nodeArgs?: string[]; args?: string[] } = {}) => {
+	const script = fileURLToPath(new URL(file, import.meta.url));
+	const child = spawnSync(process.execPath, [...nodeArgs, tsx, script, ...args], {
+		stdio: 'inherit',
+		env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+	});
+	if (child.status !== 0) process.exitCode = child.status ?? 1;
+};
+// The daily job's benchmark measures event-loop blocks: in a process of its own, where the previous run's garbage
+// can be collected before each run is timed (--expose-gc).
+own('./jobs.ts', { nodeArgs: ['--expose-gc'] });
 // The storage benchmark measures process RSS, so it runs in a process of its own, with the allocator setting
 // `npm start` uses (MALLOC_ARENA_MAX=2: glibc's per-thread arenas for SQLite's worker threads cost RSS, not speed).
-const storageBench = fileURLToPath(new URL('./storage.ts', import.meta.url));
-const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const child = spawnSync(process.execPath, [tsx, storageBench], {
-	stdio: 'inherit',
-	env: { ...process.env, MALLOC_ARENA_MAX: '2' },
-});
-if (child.status !== 0) process.exitCode = child.status ?? 1;
-
+own('./storage.ts');
 // `/league import` measures peak RSS too: one process per source (bench/league-import.ts).
-const importBench = fileURLToPath(new URL('./league-import.ts', import.meta.url));
-for (const source of ['zakstunts', 'f1']) {
-	const run = spawnSync(process.execPath, [tsx, importBench, source], { stdio: 'inherit' });
-	if (run.status !== 0) process.exitCode = run.status ?? 1;
-}
+for (const source of ['zakstunts', 'f1']) own('./league-import.ts', { args: [source] });

@@ -5,7 +5,8 @@
  * league replayed from its log), the first run after a restart (snapshots loaded), a warm run, and a run after 30
  * days of downtime. Run alone with `npx tsx bench/jobs.ts`.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { LoggedEvent } from '../src/league/league-events.js';
 import { addDays } from '../src/league/dates.js';
@@ -47,14 +48,32 @@ export async function buildLeagues(store: Store): Promise<void> {
 	}
 }
 
-async function timedRun(run: () => Promise<unknown>): Promise<{ ms: number; maxBlockMs: number; p99Ms: number }> {
+interface RunFigures {
+	ms: number;
+	maxBlockMs: number;
+	p99Ms: number;
+	/** The longest garbage-collection pause during the run: part of any block, and not the job's own work. */
+	maxGcMs: number;
+}
+
+/** With `--expose-gc` (npm run bench), the garbage of the previous run is collected before a run is timed. */
+const collect = (globalThis as { gc?: () => void }).gc;
+
+async function timedRun(run: () => Promise<unknown>): Promise<RunFigures> {
+	collect?.();
 	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	let maxGcMs = 0;
+	const gc = new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) maxGcMs = Math.max(maxGcMs, entry.duration);
+	});
+	gc.observe({ entryTypes: ['gc'] });
 	histogram.enable();
 	const start = process.hrtime.bigint();
 	await run();
 	const ms = Number(process.hrtime.bigint() - start) / 1e6;
 	histogram.disable();
-	return { ms, maxBlockMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
+	gc.disconnect();
+	return { ms, maxBlockMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, maxGcMs };
 }
 
 export async function runJobsBench(): Promise<void> {
@@ -73,10 +92,12 @@ export async function runJobsBench(): Promise<void> {
 	const restart = await timedRun(() => daily.writeDue(day(2)));
 	const warm = await timedRun(() => daily.writeDue(day(3)));
 	const backfill = await timedRun(() => daily.writeDue(day(33)));
-	const row = (label: string, r: { ms: number; maxBlockMs: number; p99Ms: number }) =>
+	const row = (label: string, r: RunFigures) =>
 		console.log(
-			`  ${label.padEnd(54)} ${(r.ms / 1000).toFixed(2)} s   longest event-loop block ${r.maxBlockMs.toFixed(1)} ms (p99 ${r.p99Ms.toFixed(1)} ms)`,
+			`  ${label.padEnd(54)} ${(r.ms / 1000).toFixed(2)} s   longest event-loop block ${r.maxBlockMs.toFixed(1)} ms ` +
+				`(p99 ${r.p99Ms.toFixed(1)} ms; longest GC pause ${r.maxGcMs.toFixed(1)} ms)`,
 		);
+	console.log(`  load average ${os.loadavg()[0]!.toFixed(2)} on ${os.availableParallelism()} cores at the start`);
 	row('first run ever (every league replayed from its log)', first);
 	row('after a restart (snapshots loaded), the next day', restart);
 	row('warm run, the day after', warm);
