@@ -44,7 +44,7 @@ export default {
 			...board.rows.map(
 				(r) =>
 					`${r.rank}. **${esc(r.name)}**${r.provisional ? '†' : ''} ${fmtRating(r.rating)}` +
-					`${r.uncertainty !== undefined ? ` (${u} ${fmtRating(r.uncertainty)})` : ''} · ${r.races} races`,
+					`${r.uncertainty !== undefined ? ` (${u} ${fmtRating(r.uncertainty)})` : ''} · ${r.races} race${r.races === 1 ? '' : 's'}`,
 			),
 		];
 		const wantChart = interaction.options.getBoolean('chart') ?? true;

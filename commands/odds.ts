@@ -41,10 +41,12 @@ export function oddsText(r: OddsResult): string {
 	const lines = [
 		`**Odds** in **${esc(r.league.config.name)}** (\`${r.system}\`, as of ${r.asOf}, ${r.rows.length} racers)`,
 	];
-	for (const row of r.rows) {
+	// Favourites first; P(top 3) says nothing in a field of three or fewer (it is 100%).
+	for (const row of [...r.rows].sort((a, b) => b.pWin - a.pWin)) {
 		const unrated = row.unrated ? ' *(unrated: newcomer rating)*' : '';
+		const top3 = r.rows.length > 3 ? ` · top 3 ${fmtPct(row.pTop3)}` : '';
 		lines.push(
-			`**${esc(row.name)}** (${fmtRating(row.rating)})${unrated}: win ${fmtPct(row.pWin)} · top 3 ${fmtPct(row.pTop3)} · expected position ${fmtPosition(row.expectedPosition)}`,
+			`**${esc(row.name)}** (${fmtRating(row.rating)})${unrated}: win ${fmtPct(row.pWin)}${top3} · expected position ${fmtPosition(row.expectedPosition)}`,
 		);
 	}
 	if (r.headToHead !== undefined && r.rows.length === 2) {

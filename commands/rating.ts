@@ -3,7 +3,7 @@ import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationComma
 import type { Command } from '../src/discord/command.js';
 import { beforeAfter, standoutLines, whyLines } from './rating/why-text.js';
 import { answer } from '../src/discord/reply.js';
-import { PROVISIONAL_MEANING, uncertaintyName, type PlayerRating } from '../src/services/rating-service.js';
+import { uncertaintyName, type PlayerRating } from '../src/services/rating-service.js';
 import {
 	actorOf,
 	chartFiles,
@@ -51,7 +51,7 @@ export function ratingText(r: PlayerRating): string {
 		...(s.uncertainty !== undefined ? [`${uncertaintyName(r.system)}: ${fmtRating(s.uncertainty)}`] : []),
 		`Rank: ${r.rank} of ${r.rated}`,
 		`Races: ${s.races}`,
-		s.provisional ? `Status: ${PROVISIONAL_MEANING}` : 'Status: established',
+		s.provisional ? `Status: provisional: ${r.provisionalRule}` : 'Status: established',
 		...idleLines(r),
 	];
 	if (r.why) lines.push(...whyLines(r.why));

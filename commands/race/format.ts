@@ -1,6 +1,6 @@
 /** Text of race previews and race views. Every name and reason is escaped. */
 import type { RaceRecord } from '../../src/league/race-log.js';
-import { formatTime } from '../../src/formats/scoreboard.js';
+import { displayTime } from '../../src/formats/display-time.js';
 import type { RacePreview, RaceView } from '../../src/services/race-service.js';
 import type { PreviewLine } from '../../src/services/race-preview.js';
 import { beforeAfter, racerWhy } from '../rating/why-text.js';
@@ -12,7 +12,7 @@ function place(line: { position: number; status: string }): string {
 
 export function previewLine(line: PreviewLine): string {
 	const parts = [place(line), `**${esc(line.name)}**${line.isNew ? ' *(new player)*' : ''}`];
-	if (line.time !== undefined) parts.push(formatTime(line.time));
+	if (line.time !== undefined) parts.push(displayTime(line.time));
 	if (line.expectedRank !== undefined && Number.isFinite(line.expectedRank))
 		parts.push(`(exp. ${fmtPosition(line.expectedRank)})`);
 	if (line.before && line.after) {
@@ -58,7 +58,7 @@ export function raceText(view: RaceView): string {
 	const lines = [...view.entries]
 		.sort((a, b) => rankKey(a) - rankKey(b))
 		.map((e) => {
-			const line = `${place(e)} ${esc(e.name)}${e.time !== undefined ? ` ${formatTime(e.time)}` : ''}`;
+			const line = `${place(e)} ${esc(e.name)}${e.time !== undefined ? ` ${displayTime(e.time)}` : ''}`;
 			const w = byPlayer.get(e.player);
 			if (w !== undefined) return `${line} · ${racerWhy(w)}`;
 			return why !== undefined && (e.status === 'DNS' || e.status === 'DSQ') ? `${line} · not rated` : line;

@@ -300,7 +300,10 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				const p = must(event.player);
 				const name = validName(event.name, 'player name');
 				const owner = takenBy(name);
-				if (owner !== undefined && owner !== p.id) throw new LeagueError(`the name "${name}" is taken by ${owner}`);
+				if (owner !== undefined && owner !== p.id) {
+					// Named for people: the player who has that name (or alias), not their internal id.
+					throw new LeagueError(`the name "${name}" is taken by ${players.get(owner)?.name ?? owner}`);
+				}
 				// The old name stays an alias, so results typed with it still find the player.
 				const aliases = [...p.aliases, p.name].filter((a) => nameKey(a) !== nameKey(name));
 				return { newPlayers: [], commit: () => setPlayer({ ...p, name, aliases: unique(aliases) }) };

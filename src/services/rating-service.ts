@@ -1,6 +1,6 @@
 import type { RatingHistoryChart } from '../charts/chart-types.js';
 import type { LeagueLog } from '../league/race-log.js';
-import { isSystemId, systems } from '../ratings/index.js';
+import { getSystem, isSystemId, systems } from '../ratings/index.js';
 import type { RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
@@ -25,6 +25,8 @@ export interface Standouts {
 export interface PlayerRating {
 	readonly league: LeagueInfo;
 	readonly system: string;
+	/** Why a rating of this system is provisional (provisionalRule). */
+	readonly provisionalRule: string;
 	readonly player: { readonly id: string; readonly name: string };
 	/** The day the rating is as of: today in the league's time zone, or a later race date (league-day.ts). */
 	readonly asOf: string;
@@ -64,8 +66,28 @@ export function uncertaintyName(system: string): string {
 	return system === 'glicko' ? 'RD' : system === 'endure' || system === 'speed' ? 'k' : 'uncertainty';
 }
 
-export const PROVISIONAL_MEANING =
-	'provisional: too few races for a settled rating yet, so it can still move a lot and ranks with caution';
+/**
+ * The rule that makes a rating provisional under `system` with its league parameters, for people (issue 8 §3): each
+ * system's own rule (each module's `summary`), not "too few races" for all.
+ */
+export function provisionalRule(system: string, params: unknown): string {
+	const p = params as Record<string, number | boolean>;
+	switch (system) {
+		case 'glicko':
+			return `its RD is above ${String(p['provisionalRd'])}: the rating is still uncertain (RD shrinks with races and grows while idle)`;
+		case 'endure':
+		case 'speed':
+			return p['extended'] === true
+				? `its k is above ${String(p['provisionalFraction'])} × ${String(p['kInf'])}: the rating is still uncertain (k shrinks with races and grows while idle)`
+				: `it has fewer than ${String(p['provisionalRaces'])} rated races`;
+		case 'folyami':
+			return `it has fewer than ${String(p['provisionalRaces'])} rated races (until then it moves faster)`;
+		case 'stk':
+			return `it has fewer than ${String(p['basePointsRaces'])} races (until then each race also adds base points)`;
+		default:
+			return 'too few races for a settled rating';
+	}
+}
 
 export function checkSystemOption(system: string | undefined, headline: string): string {
 	const id = system?.trim() || headline;
@@ -100,6 +122,7 @@ export function createRatingService(
 				league,
 				system,
 				player: { id: player.id, name: player.name },
+				provisionalRule: provisionalRule(system, getSystem(system).params(league.config.params[system])),
 				asOf,
 				...(standing && {
 					summary: {

@@ -94,7 +94,7 @@ describe('league commands end to end', () => {
 		const p = await preview([text('results', '1. Alice 1:00.000; 2. Bob 1:01.000; Carol DNF'), text('name', 'Opener')]);
 		expect(p.text).toContain('**Race preview** for **Sunday Cup** “Opener”');
 		expect(p.text).toMatch(
-			/1\. \*\*Alice\*\* \*\(new player\)\* 1:00 \(exp\. 2\.00\) — 1500\.0 → \d+\.\d \(\+\d+\.\d\)/,
+			/1\. \*\*Alice\*\* \*\(new player\)\* 1:00\.000 \(exp\. 2\.00\) — 1500\.0 → \d+\.\d \(\+\d+\.\d\)/,
 		);
 		expect(p.text).toContain('3 new players will be created.');
 		expect(await eventCount()).toBe(1);
@@ -158,7 +158,7 @@ describe('league commands end to end', () => {
 		const odds = fieldOdds([perf('#1'), perf('#2')]);
 		const body = content(await run('odds', [text('players', 'Alice, Bob')]));
 		expect(body).toContain(
-			`**Alice** (${fmtRating(alice.rating)}): win ${fmtPct(odds.pWin[0]!)} · top 3 ${fmtPct(1)} · expected position ${fmtPosition(odds.expectedPosition[0]!)}`,
+			`**Alice** (${fmtRating(alice.rating)}): win ${fmtPct(odds.pWin[0]!)} · expected position ${fmtPosition(odds.expectedPosition[0]!)}`,
 		);
 		expect(body).toContain(`win ${fmtPct(odds.pWin[1]!)}`);
 		expect(body).toContain(
@@ -168,6 +168,11 @@ describe('league commands end to end', () => {
 		const body3 = content(await run('odds', [text('players', 'Alice,Bob,Carol')]));
 		expect(body3).toContain(`expected position ${fmtPosition(three.expectedPosition[2]!)}`);
 		expect(body3).not.toContain('Head to head');
+		expect(body3).not.toContain('top 3'); // a field of three: everyone is in the top 3
+		// Favourites first.
+		const order = [...body3.matchAll(/^\*\*(\w+)\*\* \(/gm)].map((m) => m[1]);
+		const byWin = ['Alice', 'Bob', 'Carol'].map((name, i) => ({ name, p: three.pWin[i]! })).sort((a, b) => b.p - a.p);
+		expect(order).toEqual(byWin.map((x) => x.name));
 	});
 
 	it('/leaderboard, /race show, /race list, /league info', async () => {
@@ -302,7 +307,7 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 	it('a CSV attachment is read as the scoreboard', async () => {
 		const file = bot.fake.addAttachment('race.csv', 'player,position,time\nBob,1,59.5\nAlice,2,60.25\n', 'text/csv');
 		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
-		expect(p.text).toMatch(/1\. \*\*Bob\*\* 59\.5 \(exp\. \d\.\d\d\) —/);
+		expect(p.text).toMatch(/1\. \*\*Bob\*\* 59\.500 \(exp\. \d\.\d\d\) —/);
 		await click(p.cancel!);
 	});
 
@@ -356,7 +361,9 @@ describe('/race submit with a form (after the tests above: it adds a race)', () 
 		expect(flagsOf(deferred) & EPHEMERAL).toBe(EPHEMERAL);
 		const edit = await handle.next();
 		expect(content(edit)).toMatch(/^\*\*Race preview\*\* for \*\*Sunday Cup\*\* on 2026-01-05/);
-		expect(content(edit)).toMatch(/1\. \*\*Bob\*\* 1:01\.5.*\n2\. \*\*Carol\*\* 1:02\.25.*\n3\. \*\*Alice\*\*/);
+		expect(content(edit)).toMatch(
+			/1\. \*\*Bob\*\* 1:01\.500 .*\n2\. \*\*Carol\*\* 1:02\.250 .*\n3\. \*\*Alice\*\* 1:03\.000 /,
+		);
 		expect(mentionsOf(edit)).toEqual({ parse: [] });
 		const confirm = ((dataOf(edit)['components'] as Json[])[0]!['components'] as Json[])
 			.map((c) => String(c['custom_id']))

@@ -185,13 +185,13 @@ describe('/player rename', () => {
 			'player',
 			[sub('rename', [text('player', 'Carol'), text('name', 'alice')])],
 			ORGANIZER,
-			/^The name "alice" is taken by #1\.$/,
+			/^The name "alice" is taken by Alice\.$/,
 		);
 		await expectRefusal(
 			'player',
 			[sub('rename', [text('player', 'Carol'), text('name', 'BOB')])],
 			ORGANIZER,
-			/^The name "BOB" is taken by #2\.$/,
+			/^The name "BOB" is taken by Robert\.$/,
 		);
 		expect(await eventCount()).toBe(before);
 		expect(content(await run('rating', [text('player', 'Carol')]))).toContain('**Carol** in **Club**');

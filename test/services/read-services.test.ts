@@ -29,6 +29,23 @@ beforeEach(async () => {
 });
 
 describe('rating service', () => {
+	it('states the provisional rule of the system shown, with the league’s parameters', async () => {
+		const rule = async (system: string) =>
+			(await w.services.ratings.rating(member, { player: 'Alice', system })).provisionalRule;
+		expect(await rule('glicko')).toBe(
+			'its RD is above 110: the rating is still uncertain (RD shrinks with races and grows while idle)',
+		);
+		expect(await rule('folyami')).toBe('it has fewer than 12 rated races (until then it moves faster)');
+		expect(await rule('endure')).toMatch(/^it has fewer than \d+ rated races$/);
+		await w.services.leagues.configure(organizer, undefined, {
+			parameters: 'endure.extended=true glicko.provisionalRd=90',
+		});
+		expect(await rule('endure')).toMatch(/^its k is above 0\.5 × [\d.]+: /);
+		expect(await rule('glicko')).toMatch(/^its RD is above 90: /);
+		const alice = await w.services.ratings.rating(member, { player: 'Alice', system: 'glicko' });
+		expect(alice.summary!.provisional).toBe(alice.summary!.uncertainty! > 90);
+	});
+
 	it('reports the rating module’s numbers, rank and last change', async () => {
 		const folyami = getSystem('folyami');
 		const last = new Map<string, { before: number; after: number }>();
