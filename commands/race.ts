@@ -49,7 +49,7 @@ const data = {
 			type: Subcommand,
 			name: 'void',
 			description: 'Void a race (organizers): it stops counting, ratings are replayed',
-			options: [raceOption, reasonOption],
+			options: [raceOption, reasonOption, leagueOption],
 		},
 		{
 			type: Subcommand,
@@ -59,9 +59,15 @@ const data = {
 				raceOption,
 				{ type: Text, name: 'results', description: 'The corrected scoreboard', required: true, max_length: 6000 },
 				reasonOption,
+				leagueOption,
 			],
 		},
-		{ type: Subcommand, name: 'show', description: 'Show one race with its history', options: [raceOption] },
+		{
+			type: Subcommand,
+			name: 'show',
+			description: 'Show one race with its history',
+			options: [raceOption, leagueOption],
+		},
 		{
 			type: Subcommand,
 			name: 'list',

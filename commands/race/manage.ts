@@ -6,10 +6,20 @@ import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { raceHeader, raceText } from './format.js';
 import { resultsText } from './submit.js';
 
+/**
+ * The race option as the race service reads it: `R3`, or `League/R3` (autocomplete qualifies races when the server
+ * has several leagues). The `league` option, when given, names the league.
+ */
+function raceRef(interaction: ChatInputCommandInteraction): string {
+	const race = interaction.options.getString('race', true);
+	const league = interaction.options.getString('league')?.trim();
+	return league ? `${league}/${race.slice(race.lastIndexOf('/') + 1)}` : race;
+}
+
 export async function voidRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 	const view = await servicesOf(ctx).races.void(
 		actorOf(interaction),
-		interaction.options.getString('race', true),
+		raceRef(interaction),
 		interaction.options.getString('reason', true),
 	);
 	await answer(
@@ -22,7 +32,7 @@ export async function voidRace(interaction: ChatInputCommandInteraction, ctx: Co
 export async function editRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 	const { view, warnings } = await servicesOf(ctx).races.edit(
 		actorOf(interaction),
-		interaction.options.getString('race', true),
+		raceRef(interaction),
 		resultsText(interaction.options.getString('results', true)),
 		interaction.options.getString('reason', true),
 	);
@@ -35,7 +45,7 @@ export async function editRace(interaction: ChatInputCommandInteraction, ctx: Co
 }
 
 export async function showRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
-	const view = await servicesOf(ctx).races.show(actorOf(interaction), interaction.options.getString('race', true));
+	const view = await servicesOf(ctx).races.show(actorOf(interaction), raceRef(interaction));
 	await answer(interaction, { content: raceText(view) }, { ephemeral: false });
 }
 

@@ -382,3 +382,18 @@ describe('/race submit with a form (after the tests above: it adds a race)', () 
 		expect(flagsOf(reply) & EPHEMERAL).toBe(EPHEMERAL);
 	});
 });
+
+describe('/race show, void and edit take the league option (after the tests above: it adds a league)', () => {
+	it('with two leagues, the race is looked up in the league named', async () => {
+		await run('league', [sub('create', [text('name', 'Night Cup')])], ORGANIZER);
+		const p = await preview([text('results', '1. Zed; 2. Yan'), text('league', 'Night Cup')]);
+		await click(p.confirm!);
+		const night = content(await run('race', [sub('show', [text('race', 'R1'), text('league', 'Night Cup')])]));
+		expect(night).toMatch(/^\*\*R1\*\* in \*\*Night Cup\*\*/);
+		expect(night).toContain('1. Zed');
+		const sunday = content(await run('race', [sub('show', [text('race', 'R1'), text('league', 'Sunday Cup')])]));
+		expect(sunday).toMatch(/^\*\*R1\*\* “Opener” in \*\*Sunday Cup\*\*/);
+		// Without it, the server's two leagues make the race ambiguous.
+		await expectRefusal('race', [sub('show', [text('race', 'R1')])], MEMBER, /This server has 2 leagues/);
+	});
+});
