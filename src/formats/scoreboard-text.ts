@@ -1,3 +1,4 @@
+import { nameKey } from '../league/player-names.js';
 import { columnRole, type ColumnRole } from './scoreboard-columns.js';
 import {
 	DASH,
@@ -192,6 +193,11 @@ function numberColumns(racers: readonly RacerLine[], warnings: string[]): number
 	if (numbered.length < 2 || finishers.length === 0) return 0;
 	const columns = Math.min(...finishers.map(({ reading }) => reading.looseNumbers.length));
 	if (columns === 0) return 0;
+	// Numbers that tell racers apart are names, not a column (`Driver 0041`, `Driver 0042`): read as a column they
+	// would make two racers one.
+	const asColumns = racers.map(({ content }) => readTextLine(content, columns));
+	const keys = asColumns.flatMap((r) => (typeof r === 'string' ? [] : [nameKey(r.player)]));
+	if (new Set(keys).size < keys.length) return 0;
 	const shown = numbered
 		.slice(0, 3)
 		.map(({ line, reading }) => `"${reading.looseNumbers.at(-columns)}" on line ${line}`);

@@ -227,6 +227,14 @@ const summary = (text: string, options?: ScoreboardOptions): string[] =>
 	ok(text, options).entries.map((e) => [e.position, e.player, e.time ?? '-', e.status].join(' '));
 
 describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
+	it('numbers that tell racers apart stay in their names, even when every line has one (Driver 0041, Driver 0042)', () => {
+		const board = ok(lines('1. Driver 0041 61.234', '2. Driver 0042 62.500', 'Driver 0043 DNF'));
+		expect(board.entries.map((e) => e.player)).toEqual(['Driver 0041', 'Driver 0042', 'Driver 0043']);
+		expect(board.warnings[0]).toMatch(/"Driver 0041" is read as a name that ends in a number/);
+		// Points that do not tell racers apart are still a column.
+		expect(entriesOf(lines('1. Alice 82', '2. Bob 75')).map((e) => e.player)).toEqual(['Alice', 'Bob']);
+	});
+
 	it('reads ordinals 1st 2nd 3rd 4th, a repeated ordinal as a tie, and French, Spanish and tie marks', () => {
 		expect(summary(lines('1st Alice 1:01.500', '2nd Bob 1:02.000', '2nd Carol 1:02.000', '4th Dave DNF'))).toEqual([
 			'1 Alice 61.5 finished',
