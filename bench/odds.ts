@@ -84,7 +84,11 @@ function median(xs: number[]): number {
  * machine noise hits all of them alike; returns each one's median per-call time (ms).
  */
 function interleaved(fns: (() => unknown)[]): number[] {
-	for (const f of fns) for (let i = 0; i < 3; i++) batchMs(f, batchSize(f)); // warm-up
+	// Warm-up: about 30 ms of calls each, so that every function runs optimized code before it is timed.
+	for (const f of fns) {
+		const start = process.hrtime.bigint();
+		while (Number(process.hrtime.bigint() - start) < 30e6) batchMs(f, 16);
+	}
 	const sizes = fns.map(batchSize);
 	const times: number[][] = fns.map(() => []);
 	for (let r = 0; r < ROUNDS; r++) fns.forEach((f, i) => times[i]!.push(batchMs(f, sizes[i]!)));

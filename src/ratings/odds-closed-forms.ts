@@ -202,3 +202,83 @@ export function speedFieldOdds(field: readonly Performance[]): {
 	}
 	return { pWin, pTop3, expectedPosition };
 }
+
+/** Largest Folyami field whose P(win) uses the polynomial closed form (O(n³) with a small constant; (2n+2)! fits). */
+export const GAMMA3_CLOSED_MAX = 24;
+
+let prefixPolys = new Float64Array(0);
+let suffixPoly = new Float64Array(0);
+let suffixNext = new Float64Array(0);
+
+/**
+ * Folyami P(win), exact: T_j ~ Gamma(3, θ_j), the smallest wins. With Θ = Σθ, r_j = θ_j/Θ and u = Θx, each survival
+ * S(θ_j x) = e^{-r_j u}·p_j(u), p_j(u) = 1 + r_j u + r_j²u²/2, so
+ *   P(win)_i = ∫ (r_i³u²/2)·e^{-u}·Π_{j≠i} p_j(u) du = (r_i³/2)·Σ_k c_k·(k+2)!,
+ * c_k the coefficients of Π_{j≠i} p_j (positive: every term of the sum is positive, so the result keeps its
+ * relative accuracy). Π_{j≠i} p_j is the product of a prefix and a suffix polynomial, and the sum is the bilinear
+ * form Σ_{a,b} pre_a·suf_b·(a+b+2)!: O(n²) per racer. n ≤ GAMMA3_CLOSED_MAX.
+ */
+export function gamma3WinClosedForm(field: readonly Performance[]): Float64Array {
+	const n = field.length;
+	const r = scaledRates(field); // largest 1: no overflow in the sum
+	let total = 0;
+	for (let j = 0; j < n; j++) total += r[j]!;
+	for (let j = 0; j < n; j++) r[j] = r[j]! / total;
+	const deg = 2 * n + 1;
+	// prefix polynomial i (degree 2i) at offset i·deg; factorial weights (k+2)!.
+	if (prefixPolys.length < n * deg) {
+		prefixPolys = new Float64Array(n * deg);
+		suffixPoly = new Float64Array(deg);
+		suffixNext = new Float64Array(deg);
+	}
+	const pre = prefixPolys;
+	pre[0] = 1;
+	for (let i = 1; i < n; i++) {
+		const src = (i - 1) * deg;
+		const dst = i * deg;
+		const a = r[i - 1]!;
+		const b = 0.5 * a * a;
+		const top = 2 * (i - 1);
+		for (let k = 0; k <= top + 2; k++) {
+			const c0 = k <= top ? pre[src + k]! : 0;
+			const c1 = k >= 1 && k - 1 <= top ? pre[src + k - 1]! : 0;
+			const c2 = k >= 2 && k - 2 <= top ? pre[src + k - 2]! : 0;
+			pre[dst + k] = c0 + a * c1 + b * c2;
+		}
+	}
+	const fact = new Float64Array(deg + 2);
+	fact[0] = 1;
+	for (let k = 1; k < fact.length; k++) fact[k] = fact[k - 1]! * k;
+	const win = new Float64Array(n);
+	let suf = suffixPoly;
+	let next = suffixNext;
+	suf[0] = 1;
+	let sufDeg = 0;
+	for (let i = n - 1; i >= 0; i--) {
+		const off = i * deg;
+		const preDeg = 2 * i;
+		let sum = 0;
+		for (let a = 0; a <= preDeg; a++) {
+			const pa = pre[off + a]!;
+			let inner = 0;
+			for (let b = 0; b <= sufDeg; b++) inner += suf[b]! * fact[a + b + 2]!;
+			sum += pa * inner;
+		}
+		const ri = r[i]!;
+		win[i] = 0.5 * ri * ri * ri * sum;
+		// suffix ← suffix·p_i
+		const b1 = ri;
+		const b2 = 0.5 * ri * ri;
+		for (let k = 0; k <= sufDeg + 2; k++) {
+			const c0 = k <= sufDeg ? suf[k]! : 0;
+			const c1 = k >= 1 && k - 1 <= sufDeg ? suf[k - 1]! : 0;
+			const c2 = k >= 2 && k - 2 <= sufDeg ? suf[k - 2]! : 0;
+			next[k] = c0 + b1 * c1 + b2 * c2;
+		}
+		const tmp = suf;
+		suf = next;
+		next = tmp;
+		sufDeg += 2;
+	}
+	return win;
+}

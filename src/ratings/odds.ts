@@ -14,7 +14,13 @@
  * to 1); on failure the step is halved, at most MAX_HALVINGS times, then OddsAccuracyError is thrown.
  */
 import type { Performance } from './types.js';
-import { ELIMINATION_MAX, endureElimination, speedFieldOdds } from './odds-closed-forms.js';
+import {
+	ELIMINATION_MAX,
+	endureElimination,
+	GAMMA3_CLOSED_MAX,
+	gamma3WinClosedForm,
+	speedFieldOdds,
+} from './odds-closed-forms.js';
 import { type FieldModel, type Grid, fieldModel, OddsInputError } from './odds-models.js';
 import * as pb from './poisson-binomial.js';
 import * as special from './special.js';
@@ -39,7 +45,7 @@ export class OddsAccuracyError extends Error {
 
 const MAX_HALVINGS = 3;
 /** The walk stops once, for every racer, the nodes beyond hold less than this fraction of its sum so far. */
-const TAIL_FRACTION = 1e-15;
+const TAIL_FRACTION = 1e-13;
 /** A safety net against a stopping rule that never fires (it cannot for valid inputs: the slopes diverge). */
 const MAX_NODES = 200_000;
 /** Running products are renormalized by 1e200 whenever they drop below 1e-200 (the count goes to the exponent). */
@@ -365,6 +371,12 @@ export function winProbabilities(field: readonly Performance[]): number[] {
 		checkSums(win, [3], n, 'elimination');
 		return Array.from(win, clamp01);
 	}
+	if (field[0]!.kind === 'gamma3-shortest' && n <= GAMMA3_CLOSED_MAX) {
+		validateRates(field);
+		const win = gamma3WinClosedForm(field);
+		checkSums(win, [3], n, 'Folyami closed form');
+		return Array.from(win, clamp01);
+	}
 	const model = fieldModel(field);
 	let h = model.step(1);
 	let err = Infinity;
@@ -545,12 +557,62 @@ function checkSums(win: ArrayLike<number>, top3: ArrayLike<number>, n: number, w
 function expectedPositions(field: readonly Performance[]): number[] {
 	const n = field.length;
 	const e = new Float64Array(n).fill(1);
+	const kind = field[0]!.kind;
+	if (kind === 'normal-highest') {
+		const mean = new Float64Array(n);
+		const variance = new Float64Array(n);
+		for (let j = 0; j < n; j++) {
+			const p = field[j] as { mean: number; sd: number };
+			if (!Number.isFinite(p.mean) || !(Number.isFinite(p.sd) && p.sd > 0)) {
+				throw new OddsInputError('normal performance needs a finite mean and sd > 0');
+			}
+			mean[j] = p.mean;
+			variance[j] = p.sd * p.sd;
+		}
+		for (let i = 0; i < n; i++) {
+			const mi = mean[i]!;
+			const vi = variance[i]!;
+			let ei = e[i]!;
+			for (let j = i + 1; j < n; j++) {
+				// One Φ per pair: the smaller of Φ(±d) directly, the other as 1 minus it (≥ 1/2: no cancellation).
+				const d = (mi - mean[j]!) / Math.sqrt(vi + variance[j]!);
+				const low = normalCdf(-Math.abs(d));
+				const iAhead = d >= 0 ? 1 - low : low;
+				const jAhead = d >= 0 ? low : 1 - low;
+				ei += jAhead;
+				e[j] = e[j]! + iAhead;
+			}
+			e[i] = ei;
+		}
+		return Array.from(e);
+	}
+	validateRates(field);
+	const rate = new Float64Array(n);
+	for (let j = 0; j < n; j++) rate[j] = (field[j] as { rate: number }).rate;
 	for (let i = 0; i < n; i++) {
+		const ri = rate[i]!;
+		let ei = e[i]!;
 		for (let j = i + 1; j < n; j++) {
-			const [iAhead, jAhead] = pairProbabilities(field[i]!, field[j]!);
-			e[i] = e[i]! + jAhead;
+			const rj = rate[j]!;
+			const sum = ri + rj;
+			const pi = ri / sum;
+			const pj = rj / sum;
+			let iAhead: number;
+			let jAhead: number;
+			if (kind === 'exp-longest') {
+				iAhead = pj; // P(T_i > T_j) = λ_j/(λ_i + λ_j)
+				jAhead = pi;
+			} else if (kind === 'exp-shortest') {
+				iAhead = pi;
+				jAhead = pj;
+			} else {
+				iAhead = pi * pi * pi * (1 + 3 * pj + 6 * pj * pj);
+				jAhead = pj * pj * pj * (1 + 3 * pi + 6 * pi * pi);
+			}
+			ei += jAhead;
 			e[j] = e[j]! + iAhead;
 		}
+		e[i] = ei;
 	}
 	return Array.from(e);
 }
