@@ -478,7 +478,7 @@ const TOP_TAIL_SUM = 1e-11;
 /** Upper-tail nodes of racer i run up to z_i = 38.6, where φ underflows (e^{-745}): nothing representable is dropped. */
 const TAIL_Z_END = 38.6;
 /** The descent stops once, for every racer, the remaining nodes hold less than this fraction of its sum so far. */
-const BOTTOM_TAIL = 1e-17;
+const BOTTOM_TAIL = 1e-14;
 
 /** Scratch arrays of the normal P(win) loop, reused across calls (grown as needed). */
 let ratioScratch = new Float64Array(64);
@@ -498,7 +498,7 @@ let moment2Scratch = new Float64Array(64);
  *   d/dt log f_i = -sc_i·z_i + Σ_{j≠i} sc_j·λ(z_j) ≥ D := Σ_j sc_j·max(0, -z_j) - max_j sc_j·max(0, z_j), using
  *   the inverse Mills ratio λ(z) ≥ max(0, -z); by log-concavity D also bounds the slope at every node below. When
  *   D > 0 racer i's nodes below t hold at most h·f_i(t)·q/(1 - q), q = e^{-D·h}; the descent stops once that is
- *   below 1e-17 of racer i's sum so far for every racer (relative, so a hopeless racer's mass far down is kept),
+ *   below 1e-14 of racer i's sum so far for every racer (relative, so a hopeless racer's mass far down is kept),
  *   and in any case at `floor`, min(m - 38.6σ), below which every density underflows.
  */
 function normalWin(off: Float64Array, sc: Float64Array, n: number, floor: number, h: number, p: Float64Array): number {
@@ -518,13 +518,25 @@ function normalWin(off: Float64Array, sc: Float64Array, n: number, floor: number
 	let tTop = -Infinity;
 	for (let j = 0; j < n; j++) tTop = Math.max(tTop, (zTop - off[j]!) / sc[j]!);
 	p.fill(0, 0, n);
-	// Upper tail: Π_{j≠i} Φ(z_j) = 1 to 1e-8, the integrand is racer i's density.
+	// Upper tail: Π_{j≠i} Φ(z_j) = 1 to 1e-11, the integrand is racer i's density. Its node values follow
+	// φ(z + δ) = φ(z)·e^{-zδ - δ²/2}, the ratio itself shrinking by e^{-δ²} per node: two products per node, no exp.
+	// The nodes left after a term hold at most term·ratio/(1 - ratio) (the ratios fall): stop below 1e-17 of the sum.
 	for (let i = 0; i < n; i++) {
 		const s = sc[i]!;
 		const step = s * h;
-		const z0 = off[i]! + s * tTop;
+		const z1 = off[i]! + s * tTop + step; // ≥ z_top > 0
 		let acc = 0;
-		for (let k = 1, z = z0 + step; z < TAIL_Z_END; k++, z = z0 + k * step) acc += Math.exp(-0.5 * z * z);
+		if (z1 < TAIL_Z_END) {
+			let term = Math.exp(-0.5 * z1 * z1);
+			let ratio = Math.exp(-z1 * step - 0.5 * step * step);
+			const shrink = Math.exp(-step * step);
+			while (term > 0) {
+				acc += term;
+				if (term * ratio <= 1e-17 * acc * (1 - ratio)) break;
+				term *= ratio;
+				ratio *= shrink;
+			}
+		}
 		p[i] = s * INV_SQRT_2PI * acc;
 	}
 	for (let k = 0, t = tTop; t >= floor; k++, t = tTop - k * h) {
