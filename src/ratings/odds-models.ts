@@ -5,17 +5,15 @@
  *   P(i finishes at place c+1) = ∫ f_i(v) · P(exactly c others are ahead of value v) dv,
  * the others being independent with b_j(v) = P(j ahead of value v). The integration variable t is s = log x for
  * the time models (x = e^s; dx = x ds, see specs/endure-elo.md "Fast endure win probability") and v/σ_min for the
- * normal model. On a uniform grid t_k = lo + k·h, the trapezoid rule is h·Σ_k g(t_k) (the integrands vanish to
- * below 1e-17 at both ends of the grid, so end weights do not matter).
+ * normal model. On a uniform grid t_k = t_0 + k·h, the trapezoid rule is h·Σ_k g(t_k) (the integrands vanish at
+ * both ends of the range, so end weights do not matter).
  *
- * At each node a model fills, for all racers j at once:
- * - logWeight[j] = log of racer j's density in t (density in v times dv/dt);
- * - beat[j] = b_j(t), computed without cancellation (the place paths);
- * - for the P(win) path, the behind-probability 1 - b_j = div[j]·e^{-shift[j]}, split so that most racers need no
- *   logarithm: the model returns L = Σ_j log(1 - b_j) (spec: "compute L once per node"), accumulated as
- *   -Σ shift + log Π div with the product renormalized into the log whenever it drops below 1e-200; every
- *   div[j] lies in [1e-7, 1]. Racer i's P(win) term is then exp(logWeight[i] + L + shift[i]) / div[i]
- *   = density_i · Π_{j≠i}(1 - b_j).
+ * At each node a model fills, for all racers j at once (fillNode, for the engine's walk):
+ * - weight[j], racer j's density in t (density in v times dv/dt);
+ * - beat[j] = b_j(t) and behind[j] = 1 - b_j(t), the smaller computed directly and the other as 1 minus it, so
+ *   that both keep their relative accuracy (a hopeless racer's Π(1 - b) is a product of tiny behind-probabilities);
+ * - bounds on the log-slopes of the P(win) integrands, which are log-concave in t, for the walk's stopping rule.
+ * The place matrix uses fillBeat and fillLogWeight on a fixed grid.
  */
 import type { Performance } from './types.js';
 import * as special from './special.js';
@@ -40,8 +38,8 @@ export interface FieldModel {
 	 */
 	step(places: number): number;
 	/**
-	 * A node range outside which the integrands of places 1..`places` (1 = P(win), 3 = P(top 3), n = every place)
-	 * carry less than about 1e-17 of probability mass per racer.
+	 * A node range outside which the integrands of places 1..`places` carry less than about 1e-17 of probability
+	 * mass per racer (the place matrix: places = n).
 	 */
 	grid(places: number): Grid;
 	/** A node inside the bulk of the winner's distribution: the engine walks up and down from it. */

@@ -1,17 +1,22 @@
 /**
- * Exact race odds from the rating systems' performance models (types.ts `Performance`).
+ * Exact race odds from the rating systems' performance models (types.ts `Performance`), issue 10 §1: 1e-12
+ * absolute, and 1e-9 relative for every P(win) and P(top 3) down to 1e-300 (docs/odds.md).
  *
- * - P(win): one 1-D integral per racer, all racers sharing the quadrature nodes, O(n·N) for N nodes
- *   (specs/endure-elo.md, "Fast endure win probability": trapezoid in s = log x, h = 0.1, log-sum product).
- *   exp-shortest (speed-Elo) has the closed form μ_i/Σμ (spec, "Win probability").
+ * - Closed forms where they exist (odds-closed-forms.ts): speed-Elo is Plackett-Luce (P(win) = μ_i/Σμ, spec "Win
+ *   probability"; P(top 3) O(n²)); endure fields up to ELIMINATION_MAX racers by the elimination recursion; Folyami
+ *   P(win) up to GAMMA3_CLOSED_MAX racers by a positive polynomial sum.
+ * - Otherwise one 1-D integral per racer, all racers sharing the trapezoid nodes (specs/endure-elo.md, "Fast endure
+ *   win probability": trapezoid in s = log x), walked out from the bulk until a log-concavity bound says every
+ *   racer's remaining mass is negligible against its own (walk); P(top 3) from prefix/suffix Poisson-binomials
+ *   truncated at two others ahead, on the same nodes. The normal model has its own P(win) loop (normalWin).
  * - Place distribution: at each node the Poisson-binomial distribution of how many racers beat the node value is
  *   computed once for the whole field (O(n²)); racer i is removed by stable deconvolution (O(n) per racer), then
- *   weighted by racer i's density. O(N·n²) in all.
- * - P(top 3): prefix/suffix Poisson-binomial truncated at two others ahead, O(N·n).
+ *   weighted by racer i's density. O(N·n²) in all. 1e-12 absolute.
  * - Expected position: 1 + Σ_{j≠i} P(j ahead of i), exact by linearity from the pairwise closed forms, O(n²).
  *
- * Accuracy target: 1e-12 absolute. Self-check: ΣP(win) = 1 (and every row and column of the place matrix sums
- * to 1); on failure the step is halved, at most MAX_HALVINGS times, then OddsAccuracyError is thrown.
+ * Self-check: ΣP(win) = 1 and ΣP(top 3) = 3 (and every row and column of the place matrix sums to 1); on failure
+ * the step is halved, at most MAX_HALVINGS times, then OddsAccuracyError is thrown. The closed forms are checked
+ * the same way.
  */
 import type { Performance } from './types.js';
 import {
