@@ -77,7 +77,9 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const row = (s: Standing, rank: number) =>
 				`${rank}. **${name(s.player)}**${s.provisional ? '†' : ''} ${fmt(s.rating)}` +
 				(s.uncertainty !== undefined ? ` (${u} ${fmt(s.uncertainty)})` : '');
-			const mover = (m: Mover) => `**${name(m.player)}** ${signed(m.change)} (${fmt(m.from)} → ${fmt(m.to)})`;
+			// The change shown is the difference of the two ratings shown, so the numbers add up on screen.
+			const mover = (m: Mover) =>
+				`**${name(m.player)}** ${signed(Number(fmt(m.to)) - Number(fmt(m.from)))} (${fmt(m.from)} → ${fmt(m.to)})`;
 			const period = day === '01' ? monthName(previousMonth(month)) : `${periodStart} to ${asOf}`;
 			const lines = [
 				`**${escapeForDiscord(config.name)}: monthly ranking, ${period}** · \`${system}\` as of ${asOf}`,

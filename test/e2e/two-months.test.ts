@@ -203,6 +203,12 @@ describe('a league across two months (fixed clock)', () => {
 		expect(body).toContain('**Kart Club: monthly ranking, November 2026** · `glicko` as of 2026-12-01');
 		expect(body).toContain('4 races since 2026-11-01');
 		expect(body).toMatch(/\*\*Biggest (gains|drops):\*\*/);
+		// Numbers add up on screen: each change shown is the difference of the two ratings shown.
+		const moves = [...body.matchAll(/([+−])(\d+\.\d) \((\d+\.\d) → (\d+\.\d)\)/g)];
+		expect(moves.length).toBeGreaterThan(0);
+		for (const [, sign, change, from, to] of moves) {
+			expect((sign === '+' ? 1 : -1) * Number(change)).toBeCloseTo(Number(to) - Number(from), 9);
+		}
 		expect(body).toContain('**Newcomers:** Fay');
 		expect(posts[1]!.files[0]!.data.subarray(0, 8)).toEqual(PNG_SIGNATURE);
 		writeFileSync(join(dir, 'post-november.png'), posts[1]!.files[0]!.data);
