@@ -8,13 +8,14 @@ import type { Job } from './job.js';
 
 export const DAILY_STANDINGS_SCHEDULE = '1,16,31,46 * * * *';
 
-export function createDailyStandingsJob(daily: DailyStandingsService): Job {
+/** `guildIds`: the servers the bot is in (the client's guild cache), whose leagues are visited too. */
+export function createDailyStandingsJob(daily: DailyStandingsService, guildIds?: () => Iterable<string>): Job {
 	return {
 		name: 'daily-standings',
 		schedule: DAILY_STANDINGS_SCHEDULE,
 		timezone: 'UTC',
 		async run(ctx) {
-			const { leagues, written } = await daily.writeDue(ctx.now);
+			const { leagues, written } = await daily.writeDue(ctx.now, guildIds?.());
 			ctx.log.info({ leagues, written }, 'daily standings written');
 		},
 	};

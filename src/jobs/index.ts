@@ -28,7 +28,7 @@ export interface JobDeps {
 
 export function createJobs(deps: JobDeps): Job[] {
 	return [
-		createDailyStandingsJob(deps.services.daily),
+		createDailyStandingsJob(deps.services.daily, deps.guildIds),
 		createMonthlyPostJob({
 			leagues: deps.services.leagues,
 			guildIds: deps.guildIds,

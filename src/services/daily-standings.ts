@@ -25,8 +25,11 @@ export interface DailyRunResult {
 }
 
 export interface DailyStandingsService {
-	/** The job's run: write every league's due days up to yesterday in its time zone. */
-	writeDue(now: Date): Promise<DailyRunResult>;
+	/**
+	 * The job's run: write every league's due days up to yesterday in its time zone. Every league the store lists, and
+	 * those of `guildIds` too (the servers the bot is in: a store written before the list of servers existed lists none).
+	 */
+	writeDue(now: Date, guildIds?: Iterable<string>): Promise<DailyRunResult>;
 	/** A league's standings on `days`, from valid records; missing or stale days are computed and cached. */
 	onDays(league: LeagueInfo, days: readonly string[]): Promise<Map<string, DailyStandings>>;
 }
@@ -86,8 +89,13 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 	};
 
 	return {
-		async writeDue(now) {
+		async writeDue(now, guildIds) {
 			const leagues = await repo.listAllLeagues();
+			for (const guild of guildIds ?? []) {
+				for (const league of await repo.listLeagues(guild)) {
+					if (!leagues.some((known) => known.id === league.id)) leagues.push(league);
+				}
+			}
 			let written = 0;
 			for (const league of leagues) {
 				written += await writeLeague(league, now);

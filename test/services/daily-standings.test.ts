@@ -4,7 +4,10 @@ import { standingsAsOf } from '../../src/league/standings.js';
 import { raceSystems } from '../../src/ratings/index.js';
 import type { DailyStandings } from '../../src/storage/records.js';
 import type { LeagueInfo } from '../../src/storage/ports.js';
-import { addRace, member, organizer, world, type World } from './helpers.js';
+import { createServices } from '../../src/services/index.js';
+import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
+import { addRace, GUILD, member, organizer, world, type World } from './helpers.js';
 
 let w: World;
 let league: LeagueInfo;
@@ -103,5 +106,17 @@ describe('the daily standings job', () => {
 		const redone = (await w.services.daily.onDays(league, ['2026-03-05'])).get('2026-03-05')!;
 		expect(redone.systems).toEqual(await fresh('2026-03-05'));
 		expect(redone.systems).not.toEqual(kept.systems);
+	});
+
+	it('visits the leagues of the servers the bot is in, also in a store written before the list of servers existed', async () => {
+		const store = createMemoryStore();
+		const repo = createLeagueRepository(store, { clock: () => new Date(w.now.ms) });
+		const services = createServices(repo, { clock: () => new Date(w.now.ms) });
+		const old = await services.leagues.create(organizer, { name: 'Old Cup' });
+		await store.namespace('guilds').delete('*'); // as an issue-4 store has it: no list of servers
+		const now = at('2026-03-05T12:00:00Z');
+		expect(await services.daily.writeDue(now)).toEqual({ leagues: 0, written: 0 });
+		expect(await services.daily.writeDue(now, [GUILD])).toEqual({ leagues: 1, written: 1 });
+		expect(await repo.readDaily(old.id, ['2026-03-04'])).not.toEqual([undefined]);
 	});
 });
