@@ -37,6 +37,9 @@ export interface DailyStandingsService {
 export function createDailyStandingsService(repo: LeagueRepository): DailyStandingsService {
 	/** Every system's standings on `days`, computed at the log's head. */
 	const compute = async (league: LeagueInfo, state: LeagueLog, days: readonly string[]): Promise<DailyStandings[]> => {
+		// The log seq the records are computed at, taken with the races: the work below yields, and an event appended
+		// meanwhile must leave the records older than it (then judged stale), never newer.
+		const basis = state.seq();
 		const races = state.ratedRaces().map((r) => r.race);
 		const latest = latestRaceDate(races);
 		const bySystem = new Map<string, Map<string, Standing[]>>();
@@ -65,7 +68,7 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 		return days.map((day) => ({
 			league: league.id,
 			day,
-			basis: state.seq(),
+			basis,
 			systems: Object.fromEntries([...bySystem].map(([id, onDays]) => [id, onDays.get(day)!.map(plainRow)])),
 		}));
 	};
