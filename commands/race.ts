@@ -6,7 +6,7 @@
 import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
-import { editRace, listRaces, showRace, voidRace } from './race/manage.js';
+import { editRace, listRaces, restoreRace, showRace, voidRace } from './race/manage.js';
 import { submit, submitFormHandler } from './race/submit.js';
 import { completeCommon, leagueOption, pageOption, raceOption } from './shared.js';
 
@@ -53,6 +53,12 @@ const data = {
 		},
 		{
 			type: Subcommand,
+			name: 'restore',
+			description: 'Restore a voided race (organizers): it counts again, ratings are replayed',
+			options: [raceOption, reasonOption, leagueOption],
+		},
+		{
+			type: Subcommand,
 			name: 'edit',
 			description: 'Replace the results of a race (organizers): ratings are replayed',
 			options: [
@@ -77,7 +83,14 @@ const data = {
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-const handlers = { submit, void: voidRace, edit: editRace, show: showRace, list: listRaces } as const;
+const handlers = {
+	submit,
+	void: voidRace,
+	restore: restoreRace,
+	edit: editRace,
+	show: showRace,
+	list: listRaces,
+} as const;
 
 export default {
 	data,

@@ -29,6 +29,19 @@ export async function voidRace(interaction: ChatInputCommandInteraction, ctx: Co
 	);
 }
 
+export async function restoreRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const view = await servicesOf(ctx).races.restore(
+		actorOf(interaction),
+		raceRef(interaction),
+		interaction.options.getString('reason', true),
+	);
+	await answer(
+		interaction,
+		{ content: `Restored: it counts again. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}` },
+		{ ephemeral: false },
+	);
+}
+
 export async function editRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 	const { view, warnings } = await servicesOf(ctx).races.edit(
 		actorOf(interaction),

@@ -53,6 +53,8 @@ export type LeagueEventBody =
 	| { readonly type: 'league-imported'; readonly races: readonly RaceInput[]; readonly source: string }
 	| { readonly type: 'race-voided'; readonly race: string; readonly reason: string }
 	| { readonly type: 'race-edited'; readonly race: string; readonly reason: string; readonly changes: RaceInput }
+	/** A voided race counts again, as it was before its void (issue 8 §3). */
+	| { readonly type: 'race-restored'; readonly race: string; readonly reason: string }
 	| { readonly type: 'player-renamed'; readonly player: string; readonly name: string }
 	| { readonly type: 'players-merged'; readonly from: string; readonly into: string }
 	| { readonly type: 'alias-added'; readonly player: string; readonly alias: string }
@@ -72,6 +74,7 @@ export const leagueEventTypes: readonly LeagueEventType[] = [
 	'league-imported',
 	'race-voided',
 	'race-edited',
+	'race-restored',
 	'player-renamed',
 	'players-merged',
 	'alias-added',

@@ -33,7 +33,7 @@ export interface PlayerInfo {
 
 export interface RaceEdit {
 	readonly seq: number;
-	readonly kind: 'edited' | 'voided';
+	readonly kind: 'edited' | 'voided' | 'restored';
 	readonly by: string;
 	readonly at: string;
 	readonly reason: string;
@@ -292,6 +292,25 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					commit: () => {
 						created.forEach(setPlayer);
 						races[i] = next;
+						retro.push({ seq: at, from: race.seq });
+					},
+				};
+			}
+			case 'race-restored': {
+				const i = raceIndex.get(event.race);
+				const race = i === undefined ? undefined : races[i];
+				if (i === undefined || race === undefined) throw new LeagueError(`unknown race ${event.race}`);
+				if (race.status !== 'voided') throw new LeagueError(`race ${race.id} is not voided`);
+				// A yearly reset turned on after the void needs the race dated, as for any race that counts.
+				checkDatedForReset(config, race.date, race.id);
+				const edit: RaceEdit = { seq: at, kind: 'restored', by: event.by, at: event.at, reason: reason(event.reason) };
+				// Ratings replay from the race on, as after an edit (its entries were kept through voids and merges).
+				return {
+					race: race.id,
+					newPlayers: [],
+					retroFrom: race.seq,
+					commit: () => {
+						races[i] = { ...race, status: 'confirmed', edits: [...race.edits, edit] };
 						retro.push({ seq: at, from: race.seq });
 					},
 				};

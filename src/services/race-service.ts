@@ -84,6 +84,8 @@ export interface RaceService {
 	confirm(actor: Actor, previewId: string): Promise<ConfirmedRace>;
 	cancel(actor: Actor, previewId: string): Promise<RacePreview>;
 	void(actor: Actor, race: string, reason: string): Promise<RaceView>;
+	/** A voided race counts again; ratings replay from it on, as after an edit. */
+	restore(actor: Actor, race: string, reason: string): Promise<RaceView>;
 	edit(actor: Actor, race: string, text: string, reason: string): Promise<{ view: RaceView; warnings: string[] }>;
 	show(actor: Actor, race: string): Promise<RaceView>;
 	list(actor: Actor, league: string | undefined, page?: number): Promise<RacePage>;
@@ -235,6 +237,18 @@ export function createRaceService(
 			requireOrganizer(actor, league.config);
 			await refuse('bad-void', () =>
 				repo.appendEvent(league.id, { type: 'race-voided', race: record.id, reason, by: actor.userId }),
+			);
+			const state = await repo.loadState(league.id);
+			return view(league, state, state.race(record.id)!);
+		},
+		async restore(actor, ref, reason) {
+			const { league, record } = await findRace(actor, ref);
+			requireOrganizer(actor, league.config);
+			if (record.status !== 'voided') {
+				throw refused('not-voided', `Race ${record.id} is not voided: only a voided race can be restored.`);
+			}
+			await refuse('bad-restore', () =>
+				repo.appendEvent(league.id, { type: 'race-restored', race: record.id, reason, by: actor.userId }),
 			);
 			const state = await repo.loadState(league.id);
 			return view(league, state, state.race(record.id)!);

@@ -397,3 +397,33 @@ describe('/race show, void and edit take the league option (after the tests abov
 		await expectRefusal('race', [sub('show', [text('race', 'R1')])], MEMBER, /This server has 2 leagues/);
 	});
 });
+
+describe('/race restore (after the tests above)', () => {
+	it('an organizer restores a voided race with a reason; a member is refused; the log says restored', async () => {
+		const races = () => bot.repo.readEvents(leagueId);
+		const voided = await run(
+			'race',
+			[sub('void', [text('race', 'R1'), text('reason', 'test'), text('league', 'Sunday Cup')])],
+			ORGANIZER,
+		);
+		expect(content(voided)).toMatch(/^Voided\./);
+		const before = (await races()).length;
+		await expectRefusal(
+			'race',
+			[sub('restore', [text('race', 'R1'), text('reason', 'ok'), text('league', 'Sunday Cup')])],
+			MEMBER,
+			/^Only league organizers/,
+		);
+		expect((await races()).length).toBe(before);
+		const reply = await run(
+			'race',
+			[sub('restore', [text('race', 'R1'), text('reason', 'counted after all'), text('league', 'Sunday Cup')])],
+			ORGANIZER,
+		);
+		expect(content(reply)).toMatch(/^Restored: it counts again\. Ratings were replayed from R1 on\./);
+		expect(content(reply)).toContain('- restored by <@');
+		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
+		expect(mentionsOf(reply)).toEqual({ parse: [] });
+		expect((await races()).at(-1)).toMatchObject({ type: 'race-restored', race: 'R1', reason: 'counted after all' });
+	});
+});

@@ -98,6 +98,30 @@ describe('race log: race names', () => {
 	});
 });
 
+describe('race log: restoring a voided race', () => {
+	it('counts it again from its own place in rating order, and refuses a race that is not voided', () => {
+		const { log } = build(
+			{ type: 'race-submitted', race: race('Ann', 'Bob') },
+			{ type: 'race-submitted', race: race('Bob', 'Cid') },
+		);
+		expect(() => next(log, { type: 'race-restored', race: 'R1', reason: 'r' })).toThrow(/race R1 is not voided/);
+		expect(() => next(log, { type: 'race-restored', race: 'R9', reason: 'r' })).toThrow(/unknown race R9/);
+		next(log, { type: 'race-voided', race: 'R1', reason: 'dup' });
+		const voidedAt = log.seq();
+		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R2']);
+		expect(() => next(log, { type: 'race-restored', race: 'R1', reason: '' })).toThrow(/reason is required/);
+		const result = next(log, { type: 'race-restored', race: 'R1', reason: 'not a duplicate' });
+		expect(result).toMatchObject({ race: 'R1', retroFrom: log.race('R1')!.seq });
+		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R2']);
+		expect(log.race('R1')!.edits.map((e) => [e.kind, e.reason])).toEqual([
+			['voided', 'dup'],
+			['restored', 'not a duplicate'],
+		]);
+		expect(log.touchedSince(voidedAt)).toBe(log.race('R1')!.seq); // ratings replay from R1
+		expect(names(log, 'R1')).toEqual(['Ann', 'Bob']);
+	});
+});
+
 describe('race log: yearly reset needs dated races', () => {
 	// The replay refuses an undated race under a yearly reset; the log must never store an event the replay refuses.
 	it('a yearly-reset league refuses an undated submission or edit; turning the reset on with an undated race is refused', () => {

@@ -194,6 +194,28 @@ describe('void, edit, show, list', () => {
 		await expect(w.services.races.show(member, 'R9')).rejects.toMatchObject({ code: 'unknown-race' });
 	});
 
+	it('restore makes a voided race count again: every rating equals a league that never voided it', async () => {
+		await addRace(w, '1. Alice\n2. Bob\n3. Carol');
+		await addRace(w, '1. Carol\n2. Alice');
+		await addRace(w, '1. Bob\n2. Carol');
+		const board = async () =>
+			(await w.services.leaderboard.page(member, {})).rows.map((r) => [r.name, r.rating, r.uncertainty]);
+		const before = await board();
+		await w.services.races.void(organizer, 'R2', 'wrong track');
+		expect(await board()).not.toEqual(before);
+		const events = await eventCount(w, league);
+		await expect(w.services.races.restore(member, 'R2', 'it was right')).rejects.toMatchObject({
+			code: 'not-organizer',
+		});
+		await expect(w.services.races.restore(organizer, 'R2', ' ')).rejects.toThrow(/reason is required/);
+		await expect(w.services.races.restore(organizer, 'R1', 'why')).rejects.toMatchObject({ code: 'not-voided' });
+		expect(await eventCount(w, league)).toBe(events);
+		const view = await w.services.races.restore(organizer, 'R2', 'the track was right after all');
+		expect(view.race.status).toBe('confirmed');
+		expect(view.race.edits.map((e) => e.kind)).toEqual(['voided', 'restored']);
+		expect(await board()).toEqual(before);
+	});
+
 	it('edit replaces the entries and keeps the history', async () => {
 		await addRace(w, '1. Alice\n2. Bob');
 		const { view } = await w.services.races.edit(organizer, 'R1', '1. Bob\n2. Alice', 'swapped');
