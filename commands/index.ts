@@ -9,10 +9,10 @@ import league from './league.js';
 import odds from './odds.js';
 import player from './player.js';
 import race from './race.js';
-import { raceButtons } from './race/buttons.js';
+import { raceButtons, raceEditButtons } from './race/buttons.js';
 import rating from './rating.js';
 
 export const commands: readonly Command[] = [about, league, race, rating, odds, leaderboard, player];
 
 /** Button handlers, routed by customId prefix. */
-export const buttons: readonly ButtonHandler[] = [raceButtons];
+export const buttons: readonly ButtonHandler[] = [raceButtons, raceEditButtons];

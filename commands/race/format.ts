@@ -1,7 +1,7 @@
 /** Text of race previews and race views. Every name and reason is escaped. */
 import type { RaceRecord } from '../../src/league/race-log.js';
 import { displayTime } from '../../src/formats/display-time.js';
-import type { RacePreview, RaceView } from '../../src/services/race-service.js';
+import type { EditPreview, RacePreview, RaceView } from '../../src/services/race-service.js';
 import type { PreviewLine } from '../../src/services/race-preview.js';
 import { beforeAfter, racerWhy } from '../rating/why-text.js';
 import { clipLines, esc, fmtPosition } from '../shared.js';
@@ -73,3 +73,22 @@ const rankKey = (e: { position: number; status: string }) => (e.status === 'fini
 
 /** A Discord user id as a mention (never pings: replies disable mentions); anything else (`cli`) as text. */
 const userRef = (id: string) => (/^\d{5,20}$/.test(id) ? `<@${id}>` : esc(id));
+
+/** The results of a correction preview, as stored and as they would become (issue 8 §3). */
+export function editPreviewText(preview: EditPreview): string {
+	const results = (entries: EditPreview['before']) =>
+		[...entries]
+			.sort((a, b) => rankKey(a) - rankKey(b))
+			.map((e) => `${place(e)} ${esc(e.name)}${e.time !== undefined ? ` ${displayTime(e.time)}` : ''}`);
+	const head = [
+		`**Correction preview** of **${preview.race}** in **${esc(preview.league.config.name)}** · reason: ${esc(preview.reason)}`,
+		'**Now:**',
+		...results(preview.before),
+		'**After the correction:**',
+	];
+	const tail = [
+		...(preview.warnings.length > 0 ? ['**Check:**', ...preview.warnings.map((w) => `- ${esc(w)}`)] : []),
+		'Nothing changes until you press Confirm (within 15 minutes); then ratings are replayed from this race on.',
+	];
+	return clipLines(head, results(preview.after), tail);
+}

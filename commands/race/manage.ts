@@ -1,9 +1,15 @@
 /** `/race void`, `/race edit`, `/race show`, `/race list`. */
-import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandContext } from '../../src/discord/command.js';
+import {
+	ActionRowBuilder,
+	ButtonBuilder,
+	ButtonStyle,
+	MessageFlags,
+	type ChatInputCommandInteraction,
+} from 'discord.js';
+import { customId, type CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
-import { raceHeader, raceText } from './format.js';
+import { editPreviewText, raceHeader, raceText } from './format.js';
 import { resultsText } from './submit.js';
 
 /**
@@ -42,19 +48,26 @@ export async function restoreRace(interaction: ChatInputCommandInteraction, ctx:
 	);
 }
 
+/** `/race edit`: a correction is previewed (old and new results) and stored only on Confirm, as a submission is. */
 export async function editRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
-	const { view, warnings } = await servicesOf(ctx).races.edit(
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const preview = await servicesOf(ctx).races.previewEdit(
 		actorOf(interaction),
 		raceRef(interaction),
 		resultsText(interaction.options.getString('results', true)),
 		interaction.options.getString('reason', true),
 	);
-	const check = warnings.length > 0 ? `\n**Check:**\n${warnings.map((w) => `- ${esc(w)}`).join('\n')}` : '';
-	await answer(
-		interaction,
-		{ content: clip(`Edited. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}${check}`) },
-		{ ephemeral: false },
+	const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+		new ButtonBuilder()
+			.setCustomId(customId('race-edit', 'confirm', preview.id))
+			.setLabel('Confirm')
+			.setStyle(ButtonStyle.Success),
+		new ButtonBuilder()
+			.setCustomId(customId('race-edit', 'cancel', preview.id))
+			.setLabel('Cancel')
+			.setStyle(ButtonStyle.Secondary),
 	);
+	await answer(interaction, { content: editPreviewText(preview), components: [row] }, { ephemeral: true });
 }
 
 export async function showRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {

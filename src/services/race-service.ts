@@ -77,6 +77,19 @@ export interface RacePage {
 	readonly total: number;
 }
 
+/** A correction waiting for Confirm (issue 8 §3): the race's results as stored and as they would become. */
+export interface EditPreview {
+	readonly id: string;
+	readonly league: LeagueInfo;
+	readonly race: string;
+	readonly reason: string;
+	readonly before: readonly (EntryInput & { readonly name: string })[];
+	readonly after: readonly (EntryInput & { readonly name: string })[];
+	readonly warnings: readonly string[];
+	readonly expiresAt: Date;
+	readonly by: string;
+}
+
 export interface RaceService {
 	submit(actor: Actor, input: SubmitInput): Promise<RacePreview>;
 	/** Refuses, as `submit` would, a member who may not submit to the league (before a form is opened). */
@@ -87,6 +100,10 @@ export interface RaceService {
 	/** A voided race counts again; ratings replay from it on, as after an edit. */
 	restore(actor: Actor, race: string, reason: string): Promise<RaceView>;
 	edit(actor: Actor, race: string, text: string, reason: string): Promise<{ view: RaceView; warnings: string[] }>;
+	/** `edit` checked and shown, stored only on `confirmEdit` (within 15 minutes, by its author or an organizer). */
+	previewEdit(actor: Actor, race: string, text: string, reason: string): Promise<EditPreview>;
+	confirmEdit(actor: Actor, previewId: string): Promise<{ view: RaceView; warnings: readonly string[] }>;
+	cancelEdit(actor: Actor, previewId: string): Promise<EditPreview>;
 	show(actor: Actor, race: string): Promise<RaceView>;
 	list(actor: Actor, league: string | undefined, page?: number): Promise<RacePage>;
 	/** Previews waiting for a click (tests, diagnostics). */
@@ -132,9 +149,11 @@ export function createRaceService(
 	const { clock = () => new Date(), newId = () => randomUUID().replaceAll('-', '').slice(0, 16) } = options;
 	const changes = options.changes ?? createChangeCache(repo);
 	const pending = new Map<string, { preview: RacePreview; race: RaceInput }>();
+	const pendingEdits = new Map<string, { preview: EditPreview; text: string }>();
 
 	const sweep = () => {
 		const now = clock().getTime();
+		for (const [id, p] of pendingEdits) if (p.preview.expiresAt.getTime() <= now) pendingEdits.delete(id);
 		for (const [id, p] of pending) if (p.preview.expiresAt.getTime() <= now) pending.delete(id);
 	};
 
@@ -152,6 +171,23 @@ export function createRaceService(
 			throw refused('not-submitter', 'Only the organizer who submitted this race, or another organizer, can do this.');
 		}
 		return { ...p, league };
+	};
+
+	const claimEdit = async (actor: Actor, previewId: string) => {
+		sweep();
+		const p = pendingEdits.get(previewId);
+		if (!p) {
+			throw refused(
+				'preview-expired',
+				'This preview has expired or was already handled (previews last 15 minutes): nothing was changed. Run /race edit again.',
+			);
+		}
+		const league = (await repo.getLeague(p.preview.league.id)) ?? p.preview.league;
+		if (actor.userId !== p.preview.by && !isOrganizer(actor, league.config)) {
+			throw refused('not-submitter', 'Only the organizer who asked for this change, or another organizer, can do this.');
+		}
+		pendingEdits.delete(previewId);
+		return p;
 	};
 
 	const findRace = async (actor: Actor, ref: string) => {
@@ -267,6 +303,44 @@ export function createRaceService(
 			);
 			const after = await repo.loadState(league.id);
 			return { view: view(league, after, after.race(record.id)!), warnings };
+		},
+		async previewEdit(actor, ref, text, reason) {
+			const { league, state, record } = await findRace(actor, ref);
+			requireOrganizer(actor, league.config);
+			const { entries, warnings } = parse(text, state);
+			const changes: RaceInput = {
+				entries,
+				...(record.date !== undefined && { date: record.date }),
+				...(record.mode !== undefined && { mode: record.mode }),
+			};
+			const at = clock().toISOString();
+			await refuse('bad-edit', () =>
+				state.check({ type: 'race-edited', race: record.id, reason, changes, by: actor.userId, at }),
+			);
+			const named = (list: readonly EntryInput[]) =>
+				list.map((e) => ({ ...e, name: state.resolve(e.player)?.name ?? e.player }));
+			const preview: EditPreview = {
+				id: newId(),
+				league,
+				race: record.id,
+				reason,
+				before: named(record.entries),
+				after: named(entries),
+				warnings,
+				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
+				by: actor.userId,
+			};
+			sweep();
+			pendingEdits.set(preview.id, { preview, text });
+			return preview;
+		},
+		async confirmEdit(actor, previewId) {
+			const { preview, text } = await claimEdit(actor, previewId);
+			const ref = `${preview.league.id}/${preview.race}`;
+			return this.edit(actor, ref, text, preview.reason);
+		},
+		async cancelEdit(actor, previewId) {
+			return (await claimEdit(actor, previewId)).preview;
 		},
 		async show(actor, ref) {
 			const { league, state, record } = await findRace(actor, ref);

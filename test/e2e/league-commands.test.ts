@@ -203,19 +203,39 @@ describe('league commands end to end', () => {
 			/Only league organizers/,
 		);
 		const before = await eventCount();
-		const edited = content(
-			await run(
-				'race',
-				[
-					sub('edit', [
-						text('race', 'R1'),
-						text('results', '1. Bob; 2. Alice; 3. Carol'),
-						text('reason', 'typo @everyone'),
-					]),
-				],
-				ORGANIZER,
-			),
+		const editOptions = [
+			sub('edit', [
+				text('race', 'R1'),
+				text('results', '1. Bob; 2. Alice; 3. Carol'),
+				text('reason', 'typo @everyone'),
+			]),
+		];
+		// A correction is previewed, only to its author, and stored only on Confirm (issue 8 §3).
+		const previewed = await run('race', editOptions, ORGANIZER);
+		expect(previewed.deferred).toBe(true);
+		expect((previewed as unknown as { flagsOfDefer: number }).flagsOfDefer & EPHEMERAL).toBe(EPHEMERAL);
+		expect(content(previewed)).toMatch(
+			/^\*\*Correction preview\*\* of \*\*R1\*\* in \*\*Sunday Cup\*\* · reason: typo @\u200Beveryone/,
 		);
+		expect(content(previewed)).toMatch(
+			/\*\*Now:\*\*\n1\. Alice[^\n]*\n2\. Bob[^\n]*\nDNF Carol\n\*\*After the correction:\*\*\n1\. Bob\n2\. Alice\n3\. Carol/,
+		);
+		expect(await eventCount()).toBe(before);
+		const ids = ((dataOf(previewed)['components'] as Json[])[0]!['components'] as Json[]).map((c) =>
+			String(c['custom_id']),
+		);
+		const cancelled = await click(ids.find((id) => id.startsWith('race-edit:cancel:'))!);
+		expect(content(cancelled[1]!)).toBe('Cancelled: nothing was changed.');
+		expect(await eventCount()).toBe(before);
+		const again = await run('race', editOptions, ORGANIZER);
+		const confirm = ((dataOf(again)['components'] as Json[])[0]!['components'] as Json[])
+			.map((c) => String(c['custom_id']))
+			.find((id) => id.startsWith('race-edit:confirm:'))!;
+		const handle = bot.fake.clickButton(confirm, ORGANIZER);
+		const answers = [await handle.next(), await handle.next(), await handle.next()];
+		expect(content(answers[1]!)).toBe('Edited **R1** in **Sunday Cup**.');
+		const edited = content(answers[2]!);
+		expect(flagsOf(answers[2]!) & EPHEMERAL).toBe(0);
 		expect(edited).toContain('Edited.');
 		expect(edited).toContain('typo @\u200Beveryone');
 		const voided = content(

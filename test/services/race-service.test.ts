@@ -216,6 +216,32 @@ describe('void, edit, show, list', () => {
 		expect(await board()).toEqual(before);
 	});
 
+	it('a correction is previewed and stored only on Confirm, by its author or another organizer, within 15 minutes', async () => {
+		await addRace(w, '1. Alice\n2. Bob\n3. Carol');
+		const before = await eventCount(w, league);
+		await expect(w.services.races.previewEdit(member, 'R1', '1. Bob\n2. Alice', 'swap')).rejects.toMatchObject({
+			code: 'not-organizer',
+		});
+		await expect(w.services.races.previewEdit(organizer, 'R1', '1. Bob\n1. Bob', 'swap')).rejects.toMatchObject({
+			code: 'bad-scoreboard',
+		});
+		const preview = await w.services.races.previewEdit(organizer, 'R1', '1. Bob\n2. Alice\n3. Carol', 'swap');
+		expect(preview.before.map((e) => e.name)).toEqual(['Alice', 'Bob', 'Carol']);
+		expect(preview.after.map((e) => e.name)).toEqual(['Bob', 'Alice', 'Carol']);
+		expect(await eventCount(w, league)).toBe(before);
+		const { view } = await w.services.races.confirmEdit(organizer2, preview.id);
+		expect(view.entries.map((e) => e.name)).toEqual(['Bob', 'Alice', 'Carol']);
+		expect(view.race.edits.at(-1)).toMatchObject({ kind: 'edited', reason: 'swap', by: organizer2.userId });
+		expect(await eventCount(w, league)).toBe(before + 1);
+		await expect(w.services.races.confirmEdit(organizer, preview.id)).rejects.toMatchObject({
+			code: 'preview-expired',
+		});
+		const late = await w.services.races.previewEdit(organizer, 'R1', '1. Carol\n2. Bob\n3. Alice', 'again');
+		w.now.ms += 16 * 60_000;
+		await expect(w.services.races.confirmEdit(organizer, late.id)).rejects.toMatchObject({ code: 'preview-expired' });
+		expect(await eventCount(w, league)).toBe(before + 1);
+	});
+
 	it('edit replaces the entries and keeps the history', async () => {
 		await addRace(w, '1. Alice\n2. Bob');
 		const { view } = await w.services.races.edit(organizer, 'R1', '1. Bob\n2. Alice', 'swapped');
