@@ -1,74 +1,70 @@
-/** The Confirm / Cancel buttons of a race preview: `race:confirm:<preview id>`, `race:cancel:<preview id>`. */
+/** The Confirm / Cancel buttons of previews: a race submitted (`race:…`) and a race corrected (`race-edit:…`). */
 import type { ButtonHandler } from '../../src/discord/command.js';
+import type { Actor } from '../../src/services/actor.js';
+import type { RaceService } from '../../src/services/race-service.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { NO_MENTIONS } from '../../src/discord/reply.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { previewLine, raceText } from './format.js';
 
-export const raceButtons = {
-	prefix: 'race',
-	defer: 'update',
-	async execute(interaction, args, ctx) {
-		const { races } = servicesOf(ctx);
-		const [action, id = ''] = args;
-		const actor = actorOf(interaction);
-		if (action === 'cancel') {
-			await races.cancel(actor, id);
-			await interaction.editReply({
-				content: 'Cancelled: nothing was stored.',
-				components: [],
-				allowedMentions: NO_MENTIONS,
-			});
-			return;
-		}
-		if (action !== 'confirm') throw new UserFacingError('unknown-button', 'This button is no longer active.');
-		const stored = await races.confirm(actor, id);
-		const news = stored.newPlayers.length > 0 ? `\nNew players: ${stored.newPlayers.map(esc).join(', ')}.` : '';
-		await interaction.editReply({
-			content: clip(`Stored as **${stored.race}** in **${esc(stored.league.config.name)}**.${news}`),
-			components: [],
-			allowedMentions: NO_MENTIONS,
-		});
-		const lines = stored.preview.lines.map(previewLine);
-		await interaction.followUp({
-			content: clip(
-				[`**${stored.race}** in **${esc(stored.league.config.name)}** (\`${stored.preview.system}\`):`, ...lines].join(
-					'\n',
-				),
-			),
-			allowedMentions: NO_MENTIONS,
-		});
-	},
-} satisfies ButtonHandler;
+/**
+ * Confirm / Cancel of a preview waiting in the race service: Cancel drops it and says what was not done; Confirm
+ * stores it, replaces the preview with `stored` (only its user sees it) and announces `announcement` to everyone.
+ */
+function previewButtons(
+	prefix: string,
+	cancelled: string,
+	cancel: (races: RaceService, actor: Actor, id: string) => Promise<unknown>,
+	confirm: (races: RaceService, actor: Actor, id: string) => Promise<{ stored: string; announcement: string }>,
+): ButtonHandler {
+	return {
+		prefix,
+		defer: 'update',
+		async execute(interaction, args, ctx) {
+			const { races } = servicesOf(ctx);
+			const [action, id = ''] = args;
+			const actor = actorOf(interaction);
+			if (action === 'cancel') {
+				await cancel(races, actor, id);
+				await interaction.editReply({ content: cancelled, components: [], allowedMentions: NO_MENTIONS });
+				return;
+			}
+			if (action !== 'confirm') throw new UserFacingError('unknown-button', 'This button is no longer active.');
+			const { stored, announcement } = await confirm(races, actor, id);
+			await interaction.editReply({ content: clip(stored), components: [], allowedMentions: NO_MENTIONS });
+			await interaction.followUp({ content: clip(announcement), allowedMentions: NO_MENTIONS });
+		},
+	};
+}
 
-/** The Confirm / Cancel buttons of a correction preview: `race-edit:confirm:<id>`, `race-edit:cancel:<id>`. */
-export const raceEditButtons = {
-	prefix: 'race-edit',
-	defer: 'update',
-	async execute(interaction, args, ctx) {
-		const { races } = servicesOf(ctx);
-		const [action, id = ''] = args;
-		const actor = actorOf(interaction);
-		if (action === 'cancel') {
-			await races.cancelEdit(actor, id);
-			await interaction.editReply({
-				content: 'Cancelled: nothing was changed.',
-				components: [],
-				allowedMentions: NO_MENTIONS,
-			});
-			return;
-		}
-		if (action !== 'confirm') throw new UserFacingError('unknown-button', 'This button is no longer active.');
-		const { view, warnings } = await races.confirmEdit(actor, id);
-		await interaction.editReply({
-			content: clip(`Edited **${view.race.id}** in **${esc(view.league.config.name)}**.`),
-			components: [],
-			allowedMentions: NO_MENTIONS,
-		});
-		const check = warnings.length > 0 ? `\n**Check:**\n${warnings.map((w) => `- ${esc(w)}`).join('\n')}` : '';
-		await interaction.followUp({
-			content: clip(`Edited. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}${check}`),
-			allowedMentions: NO_MENTIONS,
-		});
+/** The buttons of a race preview: `race:confirm:<preview id>`, `race:cancel:<preview id>`. */
+export const raceButtons = previewButtons(
+	'race',
+	'Cancelled: nothing was stored.',
+	(races, actor, id) => races.cancel(actor, id),
+	async (races, actor, id) => {
+		const done = await races.confirm(actor, id);
+		const league = esc(done.league.config.name);
+		const news = done.newPlayers.length > 0 ? `\nNew players: ${done.newPlayers.map(esc).join(', ')}.` : '';
+		const lines = done.preview.lines.map(previewLine);
+		return {
+			stored: `Stored as **${done.race}** in **${league}**.${news}`,
+			announcement: [`**${done.race}** in **${league}** (\`${done.preview.system}\`):`, ...lines].join('\n'),
+		};
 	},
-} satisfies ButtonHandler;
+);
+
+/** The buttons of a correction preview: `race-edit:confirm:<id>`, `race-edit:cancel:<id>`. */
+export const raceEditButtons = previewButtons(
+	'race-edit',
+	'Cancelled: nothing was changed.',
+	(races, actor, id) => races.cancelEdit(actor, id),
+	async (races, actor, id) => {
+		const { view, warnings } = await races.confirmEdit(actor, id);
+		const check = warnings.length > 0 ? `\n**Check:**\n${warnings.map((w) => `- ${esc(w)}`).join('\n')}` : '';
+		return {
+			stored: `Edited **${view.race.id}** in **${esc(view.league.config.name)}**.`,
+			announcement: `Edited. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}${check}`,
+		};
+	},
+);

@@ -157,35 +157,42 @@ export function createRaceService(
 		for (const [id, p] of pending) if (p.preview.expiresAt.getTime() <= now) pending.delete(id);
 	};
 
-	const claim = async (actor: Actor, previewId: string) => {
+	/**
+	 * A waiting preview (a submission or a correction), for its author or another organizer; refused once expired or
+	 * handled, saying what was not done and what to run again.
+	 */
+	const claimFrom = async <P extends { preview: { league: LeagueInfo; by: string } }>(
+		map: Map<string, P>,
+		actor: Actor,
+		previewId: string,
+		words: { notDone: string; again: string; author: string },
+	): Promise<P & { league: LeagueInfo }> => {
 		sweep();
-		const p = pending.get(previewId);
+		const p = map.get(previewId);
 		if (!p) {
 			throw refused(
 				'preview-expired',
-				'This preview has expired or was already handled (previews last 15 minutes): nothing was stored. Submit the race again.',
+				`This preview has expired or was already handled (previews last 15 minutes): ${words.notDone}. ${words.again}`,
 			);
 		}
 		const league = (await repo.getLeague(p.preview.league.id)) ?? p.preview.league;
 		if (actor.userId !== p.preview.by && !isOrganizer(actor, league.config)) {
-			throw refused('not-submitter', 'Only the organizer who submitted this race, or another organizer, can do this.');
+			throw refused('not-submitter', `Only the organizer who ${words.author}, or another organizer, can do this.`);
 		}
 		return { ...p, league };
 	};
-
+	const claim = (actor: Actor, previewId: string) =>
+		claimFrom(pending, actor, previewId, {
+			notDone: 'nothing was stored',
+			again: 'Submit the race again.',
+			author: 'submitted this race',
+		});
 	const claimEdit = async (actor: Actor, previewId: string) => {
-		sweep();
-		const p = pendingEdits.get(previewId);
-		if (!p) {
-			throw refused(
-				'preview-expired',
-				'This preview has expired or was already handled (previews last 15 minutes): nothing was changed. Run /race edit again.',
-			);
-		}
-		const league = (await repo.getLeague(p.preview.league.id)) ?? p.preview.league;
-		if (actor.userId !== p.preview.by && !isOrganizer(actor, league.config)) {
-			throw refused('not-submitter', 'Only the organizer who asked for this change, or another organizer, can do this.');
-		}
+		const p = await claimFrom(pendingEdits, actor, previewId, {
+			notDone: 'nothing was changed',
+			again: 'Run /race edit again.',
+			author: 'asked for this change',
+		});
 		pendingEdits.delete(previewId);
 		return p;
 	};
