@@ -197,6 +197,19 @@ export function createRaceService(
 		return p;
 	};
 
+	/** A correction of a race as `edit` stores it and `previewEdit` shows it: organizers only, same date and mode. */
+	const planEdit = async (actor: Actor, ref: string, text: string) => {
+		const { league, state, record } = await findRace(actor, ref);
+		requireOrganizer(actor, league.config);
+		const { entries, warnings } = parse(text, state);
+		const changes: RaceInput = {
+			entries,
+			...(record.date !== undefined && { date: record.date }),
+			...(record.mode !== undefined && { mode: record.mode }),
+		};
+		return { league, state, record, changes, warnings };
+	};
+
 	const findRace = async (actor: Actor, ref: string) => {
 		const { league: leagueRef, race } = splitRaceRef(ref);
 		const league = await leagues.resolve(actor, leagueRef);
@@ -297,14 +310,7 @@ export function createRaceService(
 			return view(league, state, state.race(record.id)!);
 		},
 		async edit(actor, ref, text, reason) {
-			const { league, state, record } = await findRace(actor, ref);
-			requireOrganizer(actor, league.config);
-			const { entries, warnings } = parse(text, state);
-			const changes: RaceInput = {
-				entries,
-				...(record.date !== undefined && { date: record.date }),
-				...(record.mode !== undefined && { mode: record.mode }),
-			};
+			const { league, record, changes, warnings } = await planEdit(actor, ref, text);
 			await refuse('bad-edit', () =>
 				repo.appendEvent(league.id, { type: 'race-edited', race: record.id, reason, changes, by: actor.userId }),
 			);
@@ -312,14 +318,7 @@ export function createRaceService(
 			return { view: view(league, after, after.race(record.id)!), warnings };
 		},
 		async previewEdit(actor, ref, text, reason) {
-			const { league, state, record } = await findRace(actor, ref);
-			requireOrganizer(actor, league.config);
-			const { entries, warnings } = parse(text, state);
-			const changes: RaceInput = {
-				entries,
-				...(record.date !== undefined && { date: record.date }),
-				...(record.mode !== undefined && { mode: record.mode }),
-			};
+			const { league, state, record, changes, warnings } = await planEdit(actor, ref, text);
 			const at = clock().toISOString();
 			await refuse('bad-edit', () =>
 				state.check({ type: 'race-edited', race: record.id, reason, changes, by: actor.userId, at }),
@@ -332,7 +331,7 @@ export function createRaceService(
 				race: record.id,
 				reason,
 				before: named(record.entries),
-				after: named(entries),
+				after: named(changes.entries),
 				warnings,
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,
