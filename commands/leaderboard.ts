@@ -2,13 +2,17 @@
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
-import { uncertaintyName } from '../src/services/rating-service.js';
+import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
+import { shownSummary } from '../src/formats/rating-scale.js';
+import type { LeaderboardPage } from '../src/services/leaderboard-service.js';
+import { leagueScale } from '../src/services/shown-scale.js';
+import { embedOf } from './embed.js';
+import { plural } from './rating/why-text.js';
 import { leaderboardChart } from '../src/services/chart-data.js';
 import {
 	actorOf,
 	chartFiles,
 	chartOption,
-	clip,
 	completeCommon,
 	esc,
 	fmtRating,
@@ -16,6 +20,8 @@ import {
 	pageOption,
 	servicesOf,
 	systemOption,
+	uncertaintyLabel,
+	uncertaintyText,
 } from './shared.js';
 
 const data = {
@@ -23,6 +29,25 @@ const data = {
 	description: 'The standings of a league',
 	options: [systemOption, leagueOption, pageOption, chartOption],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** One page of standings: rank, name († provisional), rating, uncertainty and races, as shown (rating-scale.ts). */
+export function leaderboardEmbed(board: LeaderboardPage, chart: string | undefined): EmbedSpec {
+	const scale = leagueScale(board.league, board.system);
+	const row = (r: LeaderboardPage['rows'][number]) => {
+		const s = shownSummary(scale, r);
+		const u =
+			s.uncertainty !== undefined ? ` (${uncertaintyLabel(scale)} ${uncertaintyText(scale, s.uncertainty)})` : '';
+		return `${r.rank}. **${esc(r.name)}**${r.provisional ? '†' : ''} ${fmtRating(s.rating)}${u} · ${plural(r.races, 'race')}`;
+	};
+	return {
+		title: 'Leaderboard',
+		author: `${board.league.config.name} · ${board.system}`,
+		colour: EMBED_COLOURS.gold,
+		description: { lines: board.rows.map(row) },
+		image: chart,
+		footer: `as of ${board.asOf} · page ${board.page}/${board.pages} · ${plural(board.total, 'player')} · † provisional`,
+	};
+}
 
 export default {
 	data,
@@ -33,24 +58,16 @@ export default {
 			league: interaction.options.getString('league') ?? undefined,
 			page: interaction.options.getInteger('page') ?? undefined,
 		});
-		const name = esc(board.league.config.name);
 		if (board.total === 0) {
+			const name = esc(board.league.config.name);
 			await answer(interaction, { content: `No rated players in **${name}** yet.` }, { ephemeral: false });
 			return;
 		}
-		const u = uncertaintyName(board.system);
-		const lines = [
-			`**${name}** leaderboard (\`${board.system}\`, as of ${board.asOf}, page ${board.page}/${board.pages}, ${board.total} players; † = provisional)`,
-			...board.rows.map(
-				(r) =>
-					`${r.rank}. **${esc(r.name)}**${r.provisional ? '†' : ''} ${fmtRating(r.rating)}` +
-					`${r.uncertainty !== undefined ? ` (${u} ${fmtRating(r.uncertainty)})` : ''} · ${r.races} race${r.races === 1 ? '' : 's'}`,
-			),
-		];
 		const wantChart = interaction.options.getBoolean('chart') ?? true;
 		const chart = leaderboardChart(board, board.rows);
 		const files = wantChart ? await chartFiles(ctx, 'leaderboard.png', (charts) => charts.leaderboard(chart)) : [];
-		await answer(interaction, { content: clip(lines.join('\n')), files }, { ephemeral: false });
+		const embed = embedOf(leaderboardEmbed(board, files[0]?.name));
+		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

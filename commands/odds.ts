@@ -2,13 +2,15 @@
 import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
+import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
 import type { OddsResult } from '../src/services/odds-service.js';
+import { leagueScale } from '../src/services/shown-scale.js';
+import { embedOf } from './embed.js';
 import { oddsChart } from '../src/services/chart-data.js';
 import {
 	actorOf,
 	chartFiles,
 	chartOption,
-	clip,
 	completeCommon,
 	esc,
 	fmtPct,
@@ -37,25 +39,34 @@ const data = {
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-export function oddsText(r: OddsResult): string {
-	const lines = [
-		`**Odds** in **${esc(r.league.config.name)}** (\`${r.system}\`, as of ${r.asOf}, ${r.rows.length} racers)`,
-	];
+/** The odds of a field, favourites first, with the head-to-head of a field of two. */
+export function oddsEmbed(r: OddsResult, chart: string | undefined): EmbedSpec {
+	const scale = leagueScale(r.league, r.system);
 	// Favourites first; P(top 3) says nothing in a field of three or fewer (it is 100%).
-	for (const row of [...r.rows].sort((a, b) => b.pWin - a.pWin)) {
-		const unrated = row.unrated ? ' *(unrated: newcomer rating)*' : '';
-		const top3 = r.rows.length > 3 ? ` · top 3 ${fmtPct(row.pTop3)}` : '';
-		lines.push(
-			`**${esc(row.name)}** (${fmtRating(row.rating)})${unrated}: win ${fmtPct(row.pWin)}${top3} · expected position ${fmtPosition(row.expectedPosition)}`,
-		);
-	}
-	if (r.headToHead !== undefined && r.rows.length === 2) {
-		const [a, b] = r.rows;
-		lines.push(
-			`Head to head: **${esc(a!.name)}** finishes ahead of **${esc(b!.name)}** with probability ${fmtPct(r.headToHead)}`,
-		);
-	}
-	return clip(lines.join('\n'));
+	const lines = [...r.rows]
+		.sort((a, b) => b.pWin - a.pWin)
+		.map((row) => {
+			const unrated = row.unrated ? ' *(unrated: newcomer rating)*' : '';
+			const top3 = r.rows.length > 3 ? ` · top 3 ${fmtPct(row.pTop3)}` : '';
+			return `**${esc(row.name)}** (${fmtRating(scale.rating(row.rating))})${unrated}: win ${fmtPct(row.pWin)}${top3} · expected position ${fmtPosition(row.expectedPosition)}`;
+		});
+	const [a, b] = r.rows;
+	const headToHead =
+		r.headToHead !== undefined && a !== undefined && b !== undefined && r.rows.length === 2
+			? {
+					name: 'Head to head',
+					value: `**${esc(a.name)}** finishes ahead of **${esc(b.name)}** with probability ${fmtPct(r.headToHead)}`,
+				}
+			: undefined;
+	return {
+		title: `Odds: ${r.rows.length} racers`,
+		author: `${r.league.config.name} · ${r.system}`,
+		colour: EMBED_COLOURS.neutral,
+		description: { lines },
+		fields: [headToHead],
+		image: chart,
+		footer: `as of ${r.asOf}`,
+	};
 }
 
 export default {
@@ -69,7 +80,7 @@ export default {
 		});
 		const wantChart = interaction.options.getBoolean('chart') ?? true;
 		const files = wantChart ? await chartFiles(ctx, 'odds.png', (charts) => charts.odds(oddsChart(result))) : [];
-		await answer(interaction, { content: oddsText(result), files }, { ephemeral: false });
+		await answer(interaction, { embeds: [embedOf(oddsEmbed(result, files[0]?.name))], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

@@ -3,18 +3,23 @@ import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationComma
 import type { Command } from '../src/discord/command.js';
 import { beforeAfter, standoutLines, whyLines } from './rating/why-text.js';
 import { answer } from '../src/discord/reply.js';
-import { uncertaintyName, type PlayerRating } from '../src/services/rating-service.js';
+import { standingColour, type EmbedSpec } from '../src/formats/embed.js';
+import { shownSummary, type RatingScale } from '../src/formats/rating-scale.js';
+import type { PlayerRating } from '../src/services/rating-service.js';
+import { leagueScale } from '../src/services/shown-scale.js';
+import { embedOf } from './embed.js';
 import {
 	actorOf,
 	chartFiles,
 	chartOption,
 	completeCommon,
-	clip,
 	esc,
 	fmtRating,
 	leagueOption,
 	servicesOf,
 	systemOption,
+	uncertaintyLabel,
+	uncertaintyText,
 } from './shared.js';
 
 const data = {
@@ -41,43 +46,66 @@ const data = {
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-export function ratingText(r: PlayerRating): string {
-	const who = `**${esc(r.player.name)}** in **${esc(r.league.config.name)}** (\`${r.system}\`, as of ${r.asOf})`;
-	if (!r.summary) return `${who}: no rating yet under \`${r.system}\` (no rated race).`;
-	const s = r.summary;
-	const lines = [
-		who,
-		`Rating: **${fmtRating(s.rating)}**`,
-		...(s.uncertainty !== undefined ? [`${uncertaintyName(r.system)}: ${fmtRating(s.uncertainty)}`] : []),
-		`Rank: ${r.rank} of ${r.rated}`,
-		`Races: ${s.races}`,
-		s.provisional ? `Status: provisional: ${r.provisionalRule}` : 'Status: established',
-		...idleLines(r),
-	];
-	if (r.why) lines.push(...whyLines(r.why));
-	else if (r.lastChange) {
-		const c = r.lastChange;
-		lines.push(`Last change in ${esc(c.race)}${c.date ? ` (${c.date})` : ''}: ${beforeAfter(c.before, c.after)}`);
+/** The /rating reply: an embed coloured by standing, the numbers as fields, the last race explained, the chart. */
+export function ratingEmbed(r: PlayerRating, chart: string | undefined): EmbedSpec {
+	const scale = leagueScale(r.league, r.system);
+	const title = r.player.name;
+	const footer = footerText(r, scale);
+	const author = `${r.league.config.name} · ${r.system}`;
+	if (!r.summary) {
+		const description = `No rating yet under \`${r.system}\` (no rated race).`;
+		return { title, author, description, colour: standingColour(undefined, true), footer };
 	}
-	if (r.standouts) lines.push(...standoutLines(r.standouts));
-	return clip(lines.join('\n'));
+	const s = shownSummary(scale, r.summary);
+	const inline = (name: string, value: string) => ({ name, value, inline: true });
+	const lastRace = r.why
+		? whyLines(scale, r.why)
+		: r.lastChange && [
+				`${esc(r.lastChange.race)}${r.lastChange.date ? ` (${r.lastChange.date})` : ''}: ${beforeAfter(scale, r.lastChange.before, r.lastChange.after)}`,
+			];
+	return {
+		title,
+		author,
+		colour: standingColour(r.rank, s.provisional),
+		description: [
+			s.provisional ? `**Provisional**: ${r.provisionalRule}.` : 'Established.',
+			...idleLines(r, scale),
+		].join('\n'),
+		fields: [
+			inline('Rating', fmtRating(s.rating)),
+			s.uncertainty !== undefined && inline(uncertaintyLabel(scale), uncertaintyText(scale, s.uncertainty)),
+			inline('Rank', `${r.rank} of ${r.rated}`),
+			inline('Races', String(s.races)),
+			lastRace && { name: 'Last race', value: { lines: lastRace } },
+			r.standouts && { name: 'Best and worst races', value: { lines: standoutLines(scale, r.standouts) } },
+		],
+		image: chart,
+		footer,
+	};
+}
+
+/** `as of 2026-11-24`; on the points scale also the raw values, for whoever checks them against the CLI. */
+function footerText(r: PlayerRating, scale: RatingScale): string {
+	const asOf = `as of ${r.asOf}`;
+	if (scale.kind !== 'points' || r.summary === undefined) return asOf;
+	const raw = `raw R ${r.summary.rating.toFixed(4)}, k ${(r.summary.uncertainty ?? Number.NaN).toFixed(4)}`;
+	return `${asOf} · points = 1500 + R × 400/ln 10 · ${raw}`;
 }
 
 /** How long the player has been idle, and what idle-time growth did since their last race (issue 7 §1). */
-function idleLines(r: PlayerRating): string[] {
+function idleLines(r: PlayerRating, scale: RatingScale): string[] {
 	if (r.idle === undefined) return [];
-	const { lastDate, days, atLastRace } = r.idle;
+	const { lastDate, days } = r.idle;
 	const since = `Last race: ${lastDate}, ${days === 0 ? 'today' : `${days} day${days === 1 ? '' : 's'} ago`}`;
-	if (days === 0) return [since];
+	if (days === 0 || r.summary === undefined) return [since];
+	const now = shownSummary(scale, r.summary);
+	const then = shownSummary(scale, r.idle.atLastRace);
 	const changed: string[] = [];
-	if (atLastRace.uncertainty !== undefined && r.summary?.uncertainty !== undefined) {
-		changed.push(`${uncertaintyName(r.system)} was ${fmtRating(atLastRace.uncertainty)} at that race`);
+	if (then.uncertainty !== undefined && now.uncertainty !== undefined) {
+		changed.push(`${uncertaintyLabel(scale)} was ${uncertaintyText(scale, then.uncertainty)} at that race`);
 	}
-	if (r.summary !== undefined && fmtRating(atLastRace.rating) !== fmtRating(r.summary.rating)) {
-		changed.push(`rating was ${fmtRating(atLastRace.rating)}`);
-	}
-	if (r.summary?.provisional && !atLastRace.provisional)
-		changed.push('established then, provisional again after the idle time');
+	if (fmtRating(then.rating) !== fmtRating(now.rating)) changed.push(`rating was ${fmtRating(then.rating)}`);
+	if (now.provisional && !then.provisional) changed.push('established then, provisional again after the idle time');
 	return [changed.length === 0 ? since : `${since} (${changed.join('; ')})`];
 }
 
@@ -94,7 +122,8 @@ export default {
 		});
 		const chart = result.chart;
 		const files = chart ? await chartFiles(ctx, 'rating.png', (charts) => charts.ratingHistory(chart)) : [];
-		await answer(interaction, { content: ratingText(result), files }, { ephemeral: false });
+		const embed = embedOf(ratingEmbed(result, files[0]?.name));
+		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

@@ -7,6 +7,7 @@ import {
 import type { ChartRenderer } from '../src/charts/chart-types.js';
 import type { CommandContext } from '../src/discord/command.js';
 import { escapeForDiscord } from '../src/formats/discord-escape.js';
+import type { RatingScale } from '../src/formats/rating-scale.js';
 import { systems } from '../src/ratings/index.js';
 import type { Services } from '../src/services/index.js';
 import type { Choice } from '../src/services/autocomplete.js';
@@ -84,39 +85,15 @@ export const fmtDelta = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.ab
 export const fmtPct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 export const fmtPosition = (x: number): string => x.toFixed(2);
 
-/** Keep a message under Discord's 2,000 characters, saying what was cut. */
-export function clip(text: string, max = 2000): string {
-	if (text.length <= max) return text;
-	const note = '\n…(truncated)';
-	return text.slice(0, max - note.length) + note;
-}
+/** The uncertainty's name on screen: `RD` (Glicko), `Uncertainty` (endure and speed, extended form). */
+export const uncertaintyLabel = (scale: RatingScale): string =>
+	scale.uncertaintyName === '±' ? 'Uncertainty' : (scale.uncertaintyName ?? 'Uncertainty');
 
-/**
- * Head, as many body lines as fit, then tail, within Discord's 2,000 characters: the lines left out are counted
- * ("…and 12 more"), never cut mid-line.
- */
-export function clipLines(
-	head: readonly string[],
-	body: readonly string[],
-	tail: readonly string[] = [],
-	max = 2000,
-): string {
-	const all = [...head, ...body, ...tail].join('\n');
-	if (all.length <= max) return all;
-	const fixed = [...head, ...tail].join('\n').length;
-	const kept: string[] = [];
-	let length = fixed;
-	for (const [i, line] of body.entries()) {
-		const note = `…and ${body.length - i - 1} more`;
-		// Room for this line, and for the note about the lines after it (when there are any).
-		const need = line.length + 1 + (i < body.length - 1 ? note.length + 1 : 0);
-		if (length + need > max) break;
-		kept.push(line);
-		length += line.length + 1;
-	}
-	const left = body.length - kept.length;
-	return clip([...head, ...kept, `…and ${left} more`, ...tail].join('\n'), max);
-}
+/** An uncertainty as shown: `50.0` for an RD, `±104.2` on the points scale. */
+export const uncertaintyText = (scale: RatingScale, shown: number): string =>
+	`${scale.uncertaintyName === '±' ? '±' : ''}${fmtRating(shown)}`;
+
+export { clip, clipLines } from '../src/formats/clip-text.js';
 
 // ---- charts ------------------------------------------------------------------------------------------------------
 

@@ -4,8 +4,16 @@ import type { Actor } from '../../src/services/actor.js';
 import type { RaceService } from '../../src/services/race-service.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { NO_MENTIONS } from '../../src/discord/reply.js';
+import type { EmbedSpec } from '../../src/formats/embed.js';
+import { embedOf } from '../embed.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
-import { previewLine, raceText } from './format.js';
+import { raceEmbed, storedEmbed } from './format.js';
+
+/** What everyone sees once a preview is confirmed: a line and the race. */
+interface Announcement {
+	readonly content: string;
+	readonly embed: EmbedSpec;
+}
 
 /**
  * Confirm / Cancel of a preview waiting in the race service: Cancel drops it and says what was not done; Confirm
@@ -15,7 +23,7 @@ function previewButtons(
 	prefix: string,
 	cancelled: string,
 	cancel: (races: RaceService, actor: Actor, id: string) => Promise<unknown>,
-	confirm: (races: RaceService, actor: Actor, id: string) => Promise<{ stored: string; announcement: string }>,
+	confirm: (races: RaceService, actor: Actor, id: string) => Promise<{ stored: string; announcement: Announcement }>,
 ): ButtonHandler {
 	return {
 		prefix,
@@ -32,7 +40,11 @@ function previewButtons(
 			if (action !== 'confirm') throw new UserFacingError('unknown-button', 'This button is no longer active.');
 			const { stored, announcement } = await confirm(races, actor, id);
 			await interaction.editReply({ content: clip(stored), components: [], allowedMentions: NO_MENTIONS });
-			await interaction.followUp({ content: clip(announcement), allowedMentions: NO_MENTIONS });
+			await interaction.followUp({
+				content: clip(announcement.content),
+				embeds: [embedOf(announcement.embed)],
+				allowedMentions: NO_MENTIONS,
+			});
 		},
 	};
 }
@@ -46,10 +58,12 @@ export const raceButtons = previewButtons(
 		const done = await races.confirm(actor, id);
 		const league = esc(done.league.config.name);
 		const news = done.newPlayers.length > 0 ? `\nNew players: ${done.newPlayers.map(esc).join(', ')}.` : '';
-		const lines = done.preview.lines.map(previewLine);
 		return {
 			stored: `Stored as **${done.race}** in **${league}**.${news}`,
-			announcement: [`**${done.race}** in **${league}** (\`${done.preview.system}\`):`, ...lines].join('\n'),
+			announcement: {
+				content: `New race in **${league}**: **${done.race}**.`,
+				embed: storedEmbed(done.race, done.preview),
+			},
 		};
 	},
 );
@@ -61,10 +75,17 @@ export const raceEditButtons = previewButtons(
 	(races, actor, id) => races.cancelEdit(actor, id),
 	async (races, actor, id) => {
 		const { view, warnings } = await races.confirmEdit(actor, id);
-		const check = warnings.length > 0 ? `\n**Check:**\n${warnings.map((w) => `- ${esc(w)}`).join('\n')}` : '';
+		const race = raceEmbed(view);
+		const check = warnings.map((w) => `- ${esc(w)}`);
 		return {
 			stored: `Edited **${view.race.id}** in **${esc(view.league.config.name)}**.`,
-			announcement: `Edited. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}${check}`,
+			announcement: {
+				content: `Edited. Ratings were replayed from ${view.race.id} on.`,
+				embed:
+					check.length > 0
+						? { ...race, fields: [...(race.fields ?? []), { name: 'Check', value: { lines: check } }] }
+						: race,
+			},
 		};
 	},
 );

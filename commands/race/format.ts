@@ -1,72 +1,116 @@
-/** Text of race previews and race views. Every name and reason is escaped. */
+/** Race previews and race views as embeds (issue 8 §3). Every name and reason is escaped. */
 import type { RaceRecord } from '../../src/league/race-log.js';
 import { displayTime } from '../../src/formats/display-time.js';
+import { EMBED_COLOURS, type EmbedField, type EmbedSpec } from '../../src/formats/embed.js';
+import type { RatingScale } from '../../src/formats/rating-scale.js';
 import type { EditPreview, RacePreview, RaceView } from '../../src/services/race-service.js';
 import type { PreviewLine } from '../../src/services/race-preview.js';
+import { leagueScale } from '../../src/services/shown-scale.js';
 import { beforeAfter, racerWhy } from '../rating/why-text.js';
-import { clipLines, esc, fmtPosition } from '../shared.js';
+import { esc, fmtPosition } from '../shared.js';
+
+const CONFIRM_WINDOW = 'within 15 minutes';
 
 function place(line: { position: number; status: string }): string {
 	return line.status === 'finished' ? `${line.position}.` : `${line.status}`;
 }
 
-export function previewLine(line: PreviewLine): string {
+/** `2. **Bob** *(new player)* 1:02.345 (exp. 3.10) — 1500.0 → 1512.3 (+12.3)`. */
+export function previewLine(scale: RatingScale, line: PreviewLine): string {
 	const parts = [place(line), `**${esc(line.name)}**${line.isNew ? ' *(new player)*' : ''}`];
 	if (line.time !== undefined) parts.push(displayTime(line.time));
 	if (line.expectedRank !== undefined && Number.isFinite(line.expectedRank))
 		parts.push(`(exp. ${fmtPosition(line.expectedRank)})`);
 	if (line.before && line.after) {
-		parts.push(`— ${beforeAfter(line.before.rating, line.after.rating)}`);
+		parts.push(`— ${beforeAfter(scale, line.before.rating, line.after.rating)}`);
 	} else if (line.status === 'DNS' || line.status === 'DSQ') {
 		parts.push('— not rated');
 	}
 	return parts.join(' ');
 }
 
-export function previewText(preview: RacePreview): string {
-	const head = [
-		`**Race preview** for **${esc(preview.league.config.name)}**`,
-		preview.name ? `“${esc(preview.name)}”` : undefined,
-		preview.datedToday ? `dated today, ${preview.date} (no date given)` : `on ${preview.date}`,
-		`· rating changes under \`${preview.system}\``,
-	]
-		.filter(Boolean)
-		.join(' ');
-	const tail: string[] = [];
-	if (preview.unrated) tail.push(`⚠ \`${preview.system}\` cannot rate this race: ${esc(preview.unrated)}`);
+/** The warnings to look at before confirming; `lines` are formatted already (names escaped). */
+const checkField = (lines: readonly string[]): EmbedField | undefined =>
+	lines.length > 0 ? { name: 'Check', value: { lines } } : undefined;
+
+const warningLines = (warnings: readonly string[]) => warnings.map((w) => `- ${esc(w)}`);
+
+/** The preview of a submission: each racer's place, time, expected place and rating change; what to check. */
+export function previewEmbed(preview: RacePreview): EmbedSpec {
+	const scale = leagueScale(preview.league, preview.system);
+	const when = preview.datedToday ? `Dated today, ${preview.date} (no date given)` : `On ${preview.date}`;
 	const newcomers = preview.lines.filter((l) => l.isNew).length;
-	if (newcomers > 0) tail.push(`${newcomers} new player${newcomers === 1 ? '' : 's'} will be created.`);
-	if (preview.warnings.length > 0) tail.push('**Check:**', ...preview.warnings.map((w) => `- ${esc(w)}`));
-	tail.push(`Nothing is stored until you press Confirm (within 15 minutes).`);
-	return clipLines([head], preview.lines.map(previewLine), tail);
+	const warnings = [
+		...(preview.unrated ? [`- \`${preview.system}\` cannot rate this race: ${esc(preview.unrated)}`] : []),
+		...warningLines(preview.warnings),
+	];
+	return {
+		title: `Race preview${preview.name ? `: ${esc(preview.name)}` : ''}`,
+		author: preview.league.config.name,
+		colour: warnings.length > 0 ? EMBED_COLOURS.warning : EMBED_COLOURS.neutral,
+		description: {
+			head: [`${when} · rating changes under \`${preview.system}\`, expected place (exp.) before the race`],
+			lines: preview.lines.map((line) => previewLine(scale, line)),
+			tail: newcomers > 0 ? [`${newcomers} new player${newcomers === 1 ? '' : 's'} will be created.`] : [],
+		},
+		fields: [checkField(warnings)],
+		footer: `Nothing is stored until you press Confirm (${CONFIRM_WINDOW}).`,
+	};
 }
 
+/** The announcement of a confirmed race: its lines as previewed, for everyone. */
+export function storedEmbed(race: string, preview: RacePreview): EmbedSpec {
+	const scale = leagueScale(preview.league, preview.system);
+	return {
+		title: `${race}${preview.name ? `: ${esc(preview.name)}` : ''}`,
+		author: preview.league.config.name,
+		colour: EMBED_COLOURS.stored,
+		description: {
+			head: [`${preview.date} · rating changes under \`${preview.system}\``],
+			lines: preview.lines.map((line) => previewLine(scale, line)),
+		},
+	};
+}
+
+/** `**R3** “Night race” in **Cup** · 2026-01-05 · submitted by <@…>`: one line of /race list. */
 export function raceHeader(race: RaceRecord, leagueName: string): string {
 	const status = race.status === 'voided' ? ' · **voided**' : '';
 	const name = race.name ? ` “${esc(race.name)}”` : '';
 	return `**${race.id}**${name} in **${esc(leagueName)}**${race.date ? ` · ${race.date}` : ''}${status} · submitted by ${userRef(race.submittedBy)}`;
 }
 
-export function raceText(view: RaceView): string {
-	const head = [raceHeader(view.race, view.league.config.name)];
-	const why = view.why;
-	if (why !== undefined) {
-		head[0] += ` · \`${why.system}\`: place vs expected (exp.), rating change, strongest beaten and ahead`;
-		if (why.unrated !== undefined) head.push(`⚠ \`${why.system}\` did not rate this race: ${esc(why.unrated)}`);
-	}
+/** A stored race: results with each racer's explanation under the headline system (issue 8 §4), and its history. */
+export function raceEmbed(view: RaceView): EmbedSpec {
+	const { race, why } = view;
+	const scale = why && leagueScale(view.league, why.system);
 	const byPlayer = new Map((why?.racers ?? []).map((w) => [w.player, w]));
 	const lines = [...view.entries]
 		.sort((a, b) => rankKey(a) - rankKey(b))
 		.map((e) => {
 			const line = `${place(e)} ${esc(e.name)}${e.time !== undefined ? ` ${displayTime(e.time)}` : ''}`;
 			const w = byPlayer.get(e.player);
-			if (w !== undefined) return `${line} · ${racerWhy(w)}`;
+			if (w !== undefined && scale !== undefined) return `${line} · ${racerWhy(scale, w)}`;
 			return why !== undefined && (e.status === 'DNS' || e.status === 'DSQ') ? `${line} · not rated` : line;
 		});
-	const tail = view.race.edits.map(
+	const head = [
+		[race.date, race.status === 'voided' ? '**voided**' : undefined, `submitted by ${userRef(race.submittedBy)}`]
+			.filter(Boolean)
+			.join(' · '),
+	];
+	if (why !== undefined) {
+		head.push(`\`${why.system}\`: place vs expected (exp.), rating change, strongest beaten and ahead`);
+		if (why.unrated !== undefined) head.push(`⚠ \`${why.system}\` did not rate this race: ${esc(why.unrated)}`);
+	}
+	const history = race.edits.map(
 		(edit) => `- ${edit.kind} by ${userRef(edit.by)} on ${edit.at.slice(0, 10)}: ${esc(edit.reason)}`,
 	);
-	return clipLines(head, lines, tail);
+	return {
+		title: `${race.id}${race.name ? `: ${esc(race.name)}` : ''}`,
+		author: view.league.config.name,
+		colour: race.status === 'voided' ? EMBED_COLOURS.voided : EMBED_COLOURS.stored,
+		description: { head, lines },
+		fields: [history.length > 0 && { name: 'History', value: { lines: history } }],
+	};
 }
 
 const rankKey = (e: { position: number; status: string }) => (e.status === 'finished' ? 0 : 1e6) + e.position;
@@ -75,20 +119,21 @@ const rankKey = (e: { position: number; status: string }) => (e.status === 'fini
 const userRef = (id: string) => (/^\d{5,20}$/.test(id) ? `<@${id}>` : esc(id));
 
 /** The results of a correction preview, as stored and as they would become (issue 8 §3). */
-export function editPreviewText(preview: EditPreview): string {
+export function editPreviewEmbed(preview: EditPreview): EmbedSpec {
 	const results = (entries: EditPreview['before']) =>
 		[...entries]
 			.sort((a, b) => rankKey(a) - rankKey(b))
 			.map((e) => `${place(e)} ${esc(e.name)}${e.time !== undefined ? ` ${displayTime(e.time)}` : ''}`);
-	const head = [
-		`**Correction preview** of **${preview.race}** in **${esc(preview.league.config.name)}** · reason: ${esc(preview.reason)}`,
-		'**Now:**',
-		...results(preview.before),
-		'**After the correction:**',
-	];
-	const tail = [
-		...(preview.warnings.length > 0 ? ['**Check:**', ...preview.warnings.map((w) => `- ${esc(w)}`)] : []),
-		'Nothing changes until you press Confirm (within 15 minutes); then ratings are replayed from this race on.',
-	];
-	return clipLines(head, results(preview.after), tail);
+	return {
+		title: `Correction preview: ${preview.race}`,
+		author: preview.league.config.name,
+		colour: preview.warnings.length > 0 ? EMBED_COLOURS.warning : EMBED_COLOURS.neutral,
+		description: `Reason: ${esc(preview.reason)}`,
+		fields: [
+			{ name: 'Now', value: { lines: results(preview.before) }, inline: true },
+			{ name: 'After the correction', value: { lines: results(preview.after) }, inline: true },
+			checkField(warningLines(preview.warnings)),
+		],
+		footer: `Nothing changes until you press Confirm (${CONFIRM_WINDOW}); then ratings are replayed from this race on.`,
+	};
 }

@@ -9,7 +9,8 @@ import {
 import { customId, type CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
-import { editPreviewText, raceHeader, raceText } from './format.js';
+import { embedOf } from '../embed.js';
+import { editPreviewEmbed, raceEmbed, raceHeader } from './format.js';
 import { resultsText } from './submit.js';
 
 /**
@@ -30,7 +31,7 @@ export async function voidRace(interaction: ChatInputCommandInteraction, ctx: Co
 	);
 	await answer(
 		interaction,
-		{ content: `Voided. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}` },
+		{ content: `Voided. Ratings were replayed from ${view.race.id} on.`, embeds: [embedOf(raceEmbed(view))] },
 		{ ephemeral: false },
 	);
 }
@@ -43,7 +44,10 @@ export async function restoreRace(interaction: ChatInputCommandInteraction, ctx:
 	);
 	await answer(
 		interaction,
-		{ content: `Restored: it counts again. Ratings were replayed from ${view.race.id} on.\n${raceText(view)}` },
+		{
+			content: `Restored: it counts again. Ratings were replayed from ${view.race.id} on.`,
+			embeds: [embedOf(raceEmbed(view))],
+		},
 		{ ephemeral: false },
 	);
 }
@@ -67,12 +71,12 @@ export async function editRace(interaction: ChatInputCommandInteraction, ctx: Co
 			.setLabel('Cancel')
 			.setStyle(ButtonStyle.Secondary),
 	);
-	await answer(interaction, { content: editPreviewText(preview), components: [row] }, { ephemeral: true });
+	await answer(interaction, { embeds: [embedOf(editPreviewEmbed(preview))], components: [row] }, { ephemeral: true });
 }
 
 export async function showRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 	const view = await servicesOf(ctx).races.show(actorOf(interaction), raceRef(interaction));
-	await answer(interaction, { content: raceText(view) }, { ephemeral: false });
+	await answer(interaction, { embeds: [embedOf(raceEmbed(view))] }, { ephemeral: false });
 }
 
 export async function listRaces(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {

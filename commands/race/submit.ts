@@ -17,7 +17,8 @@ import type { SubmitInput } from '../../src/services/race-service.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
-import { previewText } from './format.js';
+import { embedOf } from '../embed.js';
+import { previewEmbed } from './format.js';
 
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;
 
@@ -123,7 +124,7 @@ async function previewReply(
 			.setLabel('Cancel')
 			.setStyle(ButtonStyle.Secondary),
 	);
-	await answer(interaction, { content: previewText(preview), components: [row] }, { ephemeral: true });
+	await answer(interaction, { embeds: [embedOf(previewEmbed(preview))], components: [row] }, { ephemeral: true });
 }
 
 const optional = (value: string | null | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);

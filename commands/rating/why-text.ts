@@ -5,6 +5,7 @@
  */
 import { roundedParts } from '../../src/formats/rounded-parts.js';
 import type { ChangeWhy, NamedOpponent } from '../../src/services/change-why.js';
+import type { RatingScale } from '../../src/formats/rating-scale.js';
 import type { RaceResult, Standouts } from '../../src/services/rating-service.js';
 import { esc, fmtDelta, fmtPosition, fmtRating } from '../shared.js';
 
@@ -17,9 +18,12 @@ export function ordinal(n: number): string {
 	return `${n}${suffix}`;
 }
 
-/** The shown change between two ratings: the difference of their rounded values. */
-export function shownChange(before: number, after: number): number {
-	return Number(fmtRating(after)) - Number(fmtRating(before));
+/** A raw rating as shown on `scale`, rounded as on screen. */
+export const shownRating = (scale: RatingScale, raw: number): string => fmtRating(scale.rating(raw));
+
+/** The shown change between two raw ratings: the difference of their rounded shown values. */
+export function shownChange(scale: RatingScale, before: number, after: number): number {
+	return Number(shownRating(scale, after)) - Number(shownRating(scale, before));
 }
 
 /** `, expected 5.43` (nothing when the odds engine could not place the field). */
@@ -27,8 +31,8 @@ const expectedText = (rank: number, lead = ', expected ') =>
 	Number.isFinite(rank) ? `${lead}${fmtPosition(rank)}` : '';
 
 /** `1716.3 → 1728.0 (+11.7)`. */
-export function beforeAfter(before: number, after: number): string {
-	return `${fmtRating(before)} → ${fmtRating(after)} (${fmtDelta(shownChange(before, after))})`;
+export function beforeAfter(scale: RatingScale, before: number, after: number): string {
+	return `${shownRating(scale, before)} → ${shownRating(scale, after)} (${fmtDelta(shownChange(scale, before, after))})`;
 }
 
 /** `3rd of 12`, `tied 3rd of 12`, `DNF (12th of 12)`. */
@@ -38,15 +42,15 @@ export function placeText(w: Pick<ChangeWhy, 'status' | 'place' | 'rank' | 'fiel
 	return `${w.place !== w.rank ? 'tied ' : ''}${ordinal(w.place)} ${of}`;
 }
 
-const opponent = (o: NamedOpponent) => `${esc(o.name)} (${fmtRating(o.rating)})`;
+const opponent = (scale: RatingScale, o: NamedOpponent) => `${esc(o.name)} (${shownRating(scale, o.rating)})`;
 
 /** `Beat 9 racers, the strongest Alice (1802.1); lost to 2, the strongest Bob (1850.0).` */
-export function opponentsLine(w: ChangeWhy): string {
+export function opponentsLine(scale: RatingScale, w: ChangeWhy): string {
 	const beat = w.strongestBeaten
-		? `Beat ${plural(w.beaten.count, 'racer')}, the strongest ${opponent(w.strongestBeaten)}`
+		? `Beat ${plural(w.beaten.count, 'racer')}, the strongest ${opponent(scale, w.strongestBeaten)}`
 		: 'Beat nobody';
 	const lost = w.strongestLostTo
-		? `lost to ${w.lostTo.count}, the strongest ${opponent(w.strongestLostTo)}`
+		? `lost to ${w.lostTo.count}, the strongest ${opponent(scale, w.strongestLostTo)}`
 		: 'lost to nobody';
 	const tied = w.tied.count > 0 ? `; tied with ${w.tied.count}` : '';
 	return `${beat}; ${lost}${tied}.`;
@@ -56,13 +60,13 @@ export function opponentsLine(w: ChangeWhy): string {
  * The change split into its main parts, per system: base points (stk) and the sums over the racers beaten, tied
  * with and lost to (folyami, glicko, stk), or k × (observed − expected rounds) (endure, speed).
  */
-export function partsLine(w: ChangeWhy): string | undefined {
-	const shown = shownChange(w.before.rating, w.after.rating);
+export function partsLine(scale: RatingScale, w: ChangeWhy): string | undefined {
+	const shown = shownChange(scale, w.before.rating, w.after.rating);
 	const p = w.parts;
 	if (p.kind === 'rounds') {
 		const [done, rounds] = p.model === 'survived' ? ['survived', 'elimination'] : ['won', 'selection'];
 		return (
-			`Change ${fmtDelta(shown)} = k ${p.k.toFixed(2)} × (${p.observed} ${done} − ${p.expected.toFixed(2)} expected, ` +
+			`Change ${fmtDelta(shown)} = ${kText(scale, p.k)} × (${p.observed} ${done} − ${p.expected.toFixed(2)} expected, ` +
 			`over ${p.rounds} ${rounds} ${p.rounds === 1 ? 'round' : 'rounds'})`
 		);
 	}
@@ -74,7 +78,7 @@ export function partsLine(w: ChangeWhy): string | undefined {
 	if (w.lostTo.count > 0) labelled.push([`from the ${w.lostTo.count} ahead`, w.lostTo.sum ?? 0]);
 	if (labelled.length === 0) return undefined;
 	const rounded = roundedParts(
-		labelled.map(([, value]) => value),
+		labelled.map(([, value]) => scale.difference(value)),
 		shown,
 	);
 	const terms = labelled.map(([label], i) => {
@@ -82,19 +86,23 @@ export function partsLine(w: ChangeWhy): string | undefined {
 		return `${i === 0 ? fmtDelta(value) : `${value >= 0 ? '+' : '−'} ${Math.abs(value).toFixed(1)}`} ${label}`;
 	});
 	const biggest = [
-		w.biggestGain && `${fmtDelta(w.biggestGain.delta!)} vs ${esc(w.biggestGain.name)}`,
-		w.biggestLoss && `${fmtDelta(w.biggestLoss.delta!)} vs ${esc(w.biggestLoss.name)}`,
+		w.biggestGain && `${fmtDelta(scale.difference(w.biggestGain.delta!))} vs ${esc(w.biggestGain.name)}`,
+		w.biggestLoss && `${fmtDelta(scale.difference(w.biggestLoss.delta!))} vs ${esc(w.biggestLoss.name)}`,
 	].filter(Boolean);
 	return `Change ${fmtDelta(shown)} = ${terms.join(' ')}${biggest.length > 0 ? ` (largest: ${biggest.join(', ')})` : ''}`;
 }
 
+/** The k of a round on screen: points per round on the points scale (k · 400/ln 10), else k itself. */
+const kText = (scale: RatingScale, k: number) =>
+	scale.kind === 'points' ? `${fmtRating(scale.difference(k))} points` : `k ${k.toFixed(2)}`;
+
 /** /rating: the lines explaining the last race. */
-export function whyLines(w: ChangeWhy): string[] {
+export function whyLines(scale: RatingScale, w: ChangeWhy): string[] {
 	const lines = [
-		`In ${esc(w.race)}${w.date ? ` (${w.date})` : ''}: ${placeText(w)}${expectedText(w.expectedRank)} · ${beforeAfter(w.before.rating, w.after.rating)}`,
-		opponentsLine(w),
+		`In ${esc(w.race)}${w.date ? ` (${w.date})` : ''}: ${placeText(w)}${expectedText(w.expectedRank)} · ${beforeAfter(scale, w.before.rating, w.after.rating)}`,
+		opponentsLine(scale, w),
 	];
-	const parts = partsLine(w);
+	const parts = partsLine(scale, w);
 	if (parts !== undefined) lines.push(parts);
 	return lines;
 }
@@ -105,19 +113,19 @@ const gained = (r: RaceResult) => {
 	return `${g >= 0 ? '+' : '−'}${Math.abs(g).toFixed(2)} ${Math.abs(g) === 1 ? 'place' : 'places'}`;
 };
 
-const resultText = (r: RaceResult) =>
-	`${esc(r.race)}${r.date ? ` (${r.date})` : ''}, ${r.status === 'DNF' ? 'DNF' : `${r.place !== r.rank ? 'tied ' : ''}${ordinal(r.place)}`} of ${r.fieldSize}${expectedText(r.expectedRank)} (${gained(r)}), ${fmtDelta(shownChange(r.before, r.after))}`;
+const resultText = (scale: RatingScale, r: RaceResult) =>
+	`${esc(r.race)}${r.date ? ` (${r.date})` : ''}, ${r.status === 'DNF' ? 'DNF' : `${r.place !== r.rank ? 'tied ' : ''}${ordinal(r.place)}`} of ${r.fieldSize}${expectedText(r.expectedRank)} (${gained(r)}), ${fmtDelta(shownChange(scale, r.before, r.after))}`;
 
 /** /rating: the best and worst races, by places gained on the expected place. */
-export function standoutLines(s: Standouts): string[] {
-	return [`Best race: ${resultText(s.best)}`, `Worst race: ${resultText(s.worst)}`];
+export function standoutLines(scale: RatingScale, s: Standouts): string[] {
+	return [`Best race: ${resultText(scale, s.best)}`, `Worst race: ${resultText(scale, s.worst)}`];
 }
 
 /** /race show: the explanation part of a racer's line (after place, name and time). */
-export function racerWhy(w: ChangeWhy): string {
+export function racerWhy(scale: RatingScale, w: ChangeWhy): string {
 	const parts = [
 		...(Number.isFinite(w.expectedRank) ? [`exp. ${fmtPosition(w.expectedRank)}`] : []),
-		beforeAfter(w.before.rating, w.after.rating),
+		beforeAfter(scale, w.before.rating, w.after.rating),
 	];
 	const strongest = [
 		w.strongestBeaten && `beat ${esc(w.strongestBeaten.name)}`,

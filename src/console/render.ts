@@ -46,15 +46,30 @@ function toJson(value: unknown): Json {
 
 function embedLines(embed: APIEmbed): string[] {
 	const lines: string[] = [];
-	if (embed.author?.name) lines.push(embed.author.name);
-	if (embed.title) lines.push(`== ${embed.title} ==`);
+	// The title with the author after it (`== Argammon ==  ZakStunts · folyami`), as Discord shows them together.
+	const author = embed.author?.name;
+	if (embed.title) lines.push(`== ${embed.title} ==${author ? `  ${author}` : ''}`);
+	else if (author) lines.push(author);
 	if (embed.url) lines.push(embed.url);
 	if (embed.description) lines.push(embed.description);
+	let inline: string[] = [];
+	const flush = () => {
+		if (inline.length > 0) lines.push(inline.join(' · '));
+		inline = [];
+	};
 	for (const field of embed.fields ?? []) {
+		// Short inline fields side by side on one line, as Discord lays them out in a row.
+		if (field.inline === true && !field.value.includes('\n')) {
+			inline.push(`${field.name}: ${field.value}`);
+			continue;
+		}
+		flush();
 		if (field.value.includes('\n')) lines.push(`${field.name}:`, ...field.value.split('\n').map((l) => `  ${l}`));
 		else lines.push(`${field.name}: ${field.value}`);
 	}
-	if (embed.image?.url) lines.push(`(image: ${embed.image.url})`);
+	flush();
+	// An attached image is printed as the file written below; another URL as itself.
+	if (embed.image?.url && !embed.image.url.startsWith('attachment://')) lines.push(`(image: ${embed.image.url})`);
 	if (embed.footer?.text) lines.push(`-- ${embed.footer.text}`);
 	if (embed.timestamp) lines.push(`-- ${embed.timestamp}`);
 	return lines;

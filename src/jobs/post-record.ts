@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clip } from '../formats/clip-text.js';
 import type { ChannelMessage, PostFailure } from '../services/monthly-post-port.js';
 
 /**
@@ -50,17 +51,11 @@ export function withMarker(message: ChannelMessage, marker: string): ChannelMess
 	const embeds = message.embeds ?? [];
 	const last = embeds.at(-1);
 	if (last !== undefined) {
-		const footer = last['footer'] as { text?: unknown } | undefined;
-		const text = typeof footer?.text === 'string' && footer.text !== '' ? `${footer.text} · ${marker}` : marker;
-		const marked = { ...last, footer: { ...footer, text: text.slice(-FOOTER_MAX) } };
+		const footer = last.footer?.text;
+		const text = footer !== undefined && footer !== '' ? `${footer} · ${marker}` : marker;
+		const marked = { ...last, footer: { text: text.slice(-FOOTER_MAX) } };
 		return { ...message, content: clip(message.content, CONTENT_MAX), embeds: [...embeds.slice(0, -1), marked] };
 	}
 	const line = `\n-# ${marker}`;
 	return { ...message, content: clip(message.content, CONTENT_MAX - line.length) + line };
-}
-
-function clip(text: string, max: number): string {
-	if (text.length <= max) return text;
-	const note = '\n…(truncated)';
-	return text.slice(0, max - note.length) + note;
 }

@@ -14,6 +14,8 @@ import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { OddsResult } from './odds-service.js';
+import { leagueScale } from './shown-scale.js';
+import { ratingScale, type RatingScale } from '../formats/rating-scale.js';
 
 /**
  * The data behind the charts (issue 7 §4), from the league's standings as of a day: the renderers (src/charts) draw
@@ -28,36 +30,26 @@ export const LEADERBOARD_CHART_ROWS = 20;
 const GROWTH_STEP_DAYS = 7;
 
 /**
- * The uncertainty band a system has: Glicko rating ± 2 RD; endure and speed in the extended form rating ± 2√k (k is
- * the per-racer variance of R there, endure-Elo paper eq. 4-6); none for Folyami, stk and the base form (one global
- * k, the same for everyone, is no uncertainty of a player).
+ * A rating as drawn: on the shown scale (rating-scale.ts), with the band rating ± 2 × the shown uncertainty (Glicko:
+ * ± 2 RD; endure and speed in the extended form: ± 2√k in points, k being the per-racer variance of R, endure-Elo
+ * paper eq. 4-6); none for Folyami, stk and the base form (one global k, the same for everyone, is no uncertainty of
+ * a player).
  */
-export function bandOf(system: string, params: unknown, s: RatingSummary): { low: number; high: number } | undefined {
-	if (s.uncertainty === undefined) return undefined;
-	if (system === 'glicko') return { low: s.rating - 2 * s.uncertainty, high: s.rating + 2 * s.uncertainty };
-	if ((system === 'endure' || system === 'speed') && (params as { extended?: boolean }).extended === true) {
-		const sd = Math.sqrt(s.uncertainty);
-		return { low: s.rating - 2 * sd, high: s.rating + 2 * sd };
-	}
-	return undefined;
+export function drawnRating(scale: RatingScale, s: RatingSummary): { rating: number; low?: number; high?: number } {
+	const rating = scale.rating(s.rating);
+	const u = scale.uncertainty(s.uncertainty);
+	return u === undefined ? { rating } : { rating, low: rating - 2 * u, high: rating + 2 * u };
 }
 
-export function bandLabel(system: string, params: unknown): string | undefined {
-	if (system === 'glicko') return '±2 RD';
-	if ((system === 'endure' || system === 'speed') && (params as { extended?: boolean }).extended === true)
-		return '±2√k';
-	return undefined;
+/** The legend of the band: `±2 RD`, or `±2 sd` on the points scale. */
+export function bandLabel(scale: RatingScale): string | undefined {
+	if (scale.uncertaintyName === undefined) return undefined;
+	return scale.uncertaintyName === 'RD' ? '±2 RD' : '±2 sd';
 }
 
-const point = (
-	system: string,
-	params: unknown,
-	s: RatingSummary,
-	at: { day: string; race?: string; index?: number },
-) => ({
+const point = (scale: RatingScale, s: RatingSummary, at: { day: string; race?: string; index?: number }) => ({
 	day: at.day,
-	rating: s.rating,
-	...bandOf(system, params, s),
+	...drawnRating(scale, s),
 	provisional: s.provisional,
 	...(at.race !== undefined && { race: at.race }),
 	...(at.index !== undefined && { index: at.index }),
@@ -67,6 +59,7 @@ const point = (
 function seriesPoints(
 	system: AnyRatingSystem,
 	params: unknown,
+	scale: RatingScale,
 	steps: readonly HistoryStep<unknown>[],
 	asOf: string,
 	dated: boolean,
@@ -74,8 +67,7 @@ function seriesPoints(
 	const points: RatingPoint[] = [];
 	const summary = (state: unknown) => system.summary(state, params);
 	if (!dated) {
-		for (const step of steps)
-			points.push(point(system.id, params, step.after, { day: '', race: step.race, index: step.index }));
+		for (const step of steps) points.push(point(scale, step.after, { day: '', race: step.race, index: step.index }));
 		return points;
 	}
 	let previous: HistoryStep<unknown> | undefined;
@@ -83,23 +75,23 @@ function seriesPoints(
 		const days = daysBetween(from.date!, until);
 		for (let d = GROWTH_STEP_DAYS; d < days; d += GROWTH_STEP_DAYS) {
 			const grown = { ...summary(system.elapse(from.state, d, params)), races: from.after.races };
-			points.push(point(system.id, params, grown, { day: addDays(from.date!, d) }));
+			points.push(point(scale, grown, { day: addDays(from.date!, d) }));
 		}
 	};
 	for (const step of steps) {
 		if (step.date === undefined) continue;
 		if (previous !== undefined && !step.newcomer) {
 			growth(previous, step.date);
-			if (previous.date !== step.date) points.push(point(system.id, params, step.before, { day: step.date }));
+			if (previous.date !== step.date) points.push(point(scale, step.before, { day: step.date }));
 		}
-		points.push(point(system.id, params, step.after, { day: step.date, race: step.race, index: step.index }));
+		points.push(point(scale, step.after, { day: step.date, race: step.race, index: step.index }));
 		previous = step;
 	}
 	if (previous !== undefined && previous.date! < asOf) {
 		growth(previous, asOf);
 		const days = daysBetween(previous.date!, asOf);
 		const today = { ...summary(system.elapse(previous.state, days, params)), races: previous.after.races };
-		points.push(point(system.id, params, today, { day: asOf }));
+		points.push(point(scale, today, { day: asOf }));
 	}
 	return points;
 }
@@ -114,6 +106,7 @@ export async function ratingHistoryChart(
 ): Promise<RatingHistoryChart> {
 	const system = getSystem(systemId);
 	const params: unknown = system.params(league.config.params[systemId]);
+	const scale = ratingScale(systemId, params);
 	const state = await repo.loadState(league.id);
 	const races = state
 		.ratedRaces()
@@ -128,14 +121,14 @@ export async function ratingHistoryChart(
 	const dated = races.every((race) => race.date !== undefined);
 	const series: RatingSeries[] = players.slice(0, MAX_CHART_PLAYERS).map((p) => ({
 		player: p.name,
-		points: seriesPoints(system, params, histories.get(p.id) ?? [], asOf, dated),
+		points: seriesPoints(system, params, scale, histories.get(p.id) ?? [], asOf, dated),
 	}));
 	return {
 		league: league.config.name,
 		system: systemId,
 		asOf,
 		series,
-		bandLabel: bandLabel(systemId, params),
+		bandLabel: bandLabel(scale),
 		axis: dated ? 'date' : 'race',
 	};
 }
@@ -145,7 +138,7 @@ export function leaderboardChart(
 	title: { readonly league: LeagueInfo; readonly system: string; readonly asOf: string },
 	top: readonly (Standing & { readonly name: string; readonly rank: number })[],
 ): LeaderboardChart {
-	const params: unknown = getSystem(title.system).params(title.league.config.params[title.system]);
+	const scale = leagueScale(title.league, title.system);
 	return {
 		league: title.league.config.name,
 		system: title.system,
@@ -153,11 +146,10 @@ export function leaderboardChart(
 		rows: top.slice(0, LEADERBOARD_CHART_ROWS).map((r) => ({
 			rank: r.rank,
 			name: r.name,
-			rating: r.rating,
-			...bandOf(title.system, params, r),
+			...drawnRating(scale, r),
 			provisional: r.provisional,
 		})),
-		whiskerLabel: bandLabel(title.system, params),
+		whiskerLabel: bandLabel(scale),
 	};
 }
 

@@ -4,11 +4,13 @@
  * (src/discord/channel-poster.ts), the ranking service the composer. Messages are plain data: no discord.js here.
  */
 
+import type { EmbedData } from '../formats/embed.js';
+
 /** A message for a channel, as plain JSON (embeds in Discord's API shape) plus files. */
 export interface ChannelMessage {
 	/** At most 2,000 characters (Discord's limit). */
 	readonly content: string;
-	readonly embeds?: readonly Record<string, unknown>[];
+	readonly embeds?: readonly EmbedData[];
 	readonly files?: readonly { readonly name: string; readonly data: Buffer }[];
 }
 

@@ -9,7 +9,8 @@ import { leaderboardChart } from './chart-data.js';
 import type { DailyStandingsService } from './daily-standings.js';
 import { leagueReadingDay } from './league-day.js';
 import type { ChannelMessage, ComposeOptions, MonthlyPostComposer } from './monthly-post-port.js';
-import { uncertaintyName } from './rating-service.js';
+import { leagueScale } from './shown-scale.js';
+import { EMBED_COLOURS, fitEmbed } from '../formats/embed.js';
 
 /**
  * The monthly ranking post's content (issue 7 §3), under the league's headline system. The post of month M (day d)
@@ -21,7 +22,6 @@ import { uncertaintyName } from './rating-service.js';
 
 export const POST_TOP = 20;
 export const POST_MOVERS = 5;
-const CONTENT_MAX = 1900; // Discord's 2,000, less room for the job's marker line
 
 export interface RankingComposerDeps {
 	readonly repo: LeagueRepository;
@@ -73,62 +73,59 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 				.races()
 				.filter((r) => r.status === 'confirmed' && r.date !== undefined && r.date >= periodStart && r.date <= asOf);
 
-			const u = uncertaintyName(system);
-			const row = (s: Standing, rank: number) =>
-				`${rank}. **${name(s.player)}**${s.provisional ? '†' : ''} ${fmt(s.rating)}` +
-				(s.uncertainty !== undefined ? ` (${u} ${fmt(s.uncertainty)})` : '');
+			const scale = leagueScale(league, system);
+			const shown = (raw: number) => fmt(scale.rating(raw));
+			const row = (s: Standing, rank: number) => {
+				const u = scale.uncertainty(s.uncertainty);
+				const uText = u === undefined ? '' : ` (${scale.uncertaintyName === '±' ? '±' : 'RD '}${fmt(u)})`;
+				return `${rank}. **${name(s.player)}**${s.provisional ? '†' : ''} ${shown(s.rating)}${uText}`;
+			};
 			// The change shown is the difference of the two ratings shown, so the numbers add up on screen.
 			const mover = (m: Mover) =>
-				`**${name(m.player)}** ${signed(Number(fmt(m.to)) - Number(fmt(m.from)))} (${fmt(m.from)} → ${fmt(m.to)})`;
+				`**${name(m.player)}** ${signed(Number(shown(m.to)) - Number(shown(m.from)))} (${shown(m.from)} → ${shown(m.to)})`;
 			const period = day === '01' ? monthName(previousMonth(month)) : `${periodStart} to ${asOf}`;
-			const lines = [
-				`**${escapeForDiscord(config.name)}: monthly ranking, ${period}** · \`${system}\` as of ${asOf}`,
-				...(options.late ? ['*Posted late: the bot was not running at the scheduled time.*'] : []),
-				`${plural(races.length, 'race')} since ${periodStart} · ${plural(summary.rated, 'rated player')}` +
-					(summary.rated > POST_TOP ? ` (top ${POST_TOP} below; † = provisional)` : ' († = provisional)'),
-				...summary.top.map((s, i) => row(s, i + 1)),
-			];
-			if (summary.risers.length > 0) lines.push(`**Biggest gains:** ${summary.risers.map(mover).join(' · ')}`);
-			if (summary.fallers.length > 0) lines.push(`**Biggest drops:** ${summary.fallers.map(mover).join(' · ')}`);
-			if (summary.newcomers.length > 0) {
-				lines.push(`**Newcomers:** ${nameList(summary.newcomers.map((s) => name(s.player)))}`);
-			}
-			if (summary.established.length > 0) {
-				lines.push(`**Now established:** ${nameList(summary.established.map((s) => name(s.player)))}`);
-			}
-			if (races.length > 0) {
-				lines.push(
-					`**Races:** ${nameList(
+			const list = (field: string, items: readonly string[], max?: number) =>
+				items.length > 0 && { name: field, value: nameList(items, max) };
+			const image = charts === undefined ? undefined : 'ranking.png';
+			const embed = fitEmbed({
+				title: `Monthly ranking, ${period}`,
+				author: `${config.name} · ${system}`,
+				colour: EMBED_COLOURS.gold,
+				description: {
+					head: [
+						...(options.late ? ['*Posted late: the bot was not running at the scheduled time.*'] : []),
+						`${plural(races.length, 'race')} since ${periodStart} · ${plural(summary.rated, 'rated player')}` +
+							(summary.rated > POST_TOP ? ` (top ${POST_TOP} below)` : ''),
+					],
+					lines: summary.top.map((s, i) => row(s, i + 1)),
+				},
+				fields: [
+					summary.risers.length > 0 && { name: 'Biggest gains', value: { lines: summary.risers.map(mover) } },
+					summary.fallers.length > 0 && { name: 'Biggest drops', value: { lines: summary.fallers.map(mover) } },
+					list(
+						'Newcomers',
+						summary.newcomers.map((s) => name(s.player)),
+					),
+					list(
+						'Now established',
+						summary.established.map((s) => name(s.player)),
+					),
+					list(
+						'Races',
 						races.map((r) => `${r.id}${r.name ? ` “${escapeForDiscord(r.name)}”` : ''} (${r.date})`),
 						6,
-					)}`,
-				);
-			}
-			const content = fitLines(lines, CONTENT_MAX);
+					),
+				],
+				image,
+				footer: `as of ${asOf} · † provisional`,
+			});
+			const content = `**${escapeForDiscord(config.name)}**: the monthly ranking is out.`;
 			const top = summary.top.map((s, i) => ({ ...s, name: state.resolve(s.player)?.name ?? s.player, rank: i + 1 }));
 			const files =
-				charts === undefined || top.length === 0
+				charts === undefined
 					? []
 					: [{ name: 'ranking.png', data: await charts.leaderboard(leaderboardChart({ league, system, asOf }, top)) }];
-			return { content, files };
+			return { content, embeds: [embed], files };
 		},
 	};
-}
-
-/** Lines joined within `max` characters: whole lines from the top, then "…and N more lines". */
-function fitLines(lines: readonly string[], max: number): string {
-	const text = lines.join('\n');
-	if (text.length <= max) return text;
-	const kept: string[] = [];
-	let length = 0;
-	for (const [i, line] of lines.entries()) {
-		const note = `…and ${lines.length - i} more lines`;
-		if (length + line.length + 1 + note.length > max) {
-			kept.push(note);
-			break;
-		}
-		kept.push(line);
-		length += line.length + 1;
-	}
-	return kept.join('\n');
 }

@@ -2,6 +2,7 @@ import type { RatingHistoryChart } from '../charts/chart-types.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { getSystem, isSystemId, systems } from '../ratings/index.js';
 import type { RatingSummary } from '../ratings/types.js';
+import { POINTS_PER_UNIT } from '../formats/rating-scale.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
@@ -61,11 +62,6 @@ export interface RatingService {
 	): Promise<PlayerRating>;
 }
 
-/** What the uncertainty number is, per system. */
-export function uncertaintyName(system: string): string {
-	return system === 'glicko' ? 'RD' : system === 'endure' || system === 'speed' ? 'k' : 'uncertainty';
-}
-
 /**
  * The rule that makes a rating provisional under `system` with its league parameters, for people (issue 8 §3): each
  * system's own rule (each module's `summary`), not "too few races" for all.
@@ -78,7 +74,7 @@ export function provisionalRule(system: string, params: unknown): string {
 		case 'endure':
 		case 'speed':
 			return p['extended'] === true
-				? `its k is above ${String(p['provisionalFraction'])} × ${String(p['kInf'])}: the rating is still uncertain (k shrinks with races and grows while idle)`
+				? `its uncertainty is above ±${(Math.sqrt(Number(p['provisionalFraction']) * Number(p['kInf'])) * POINTS_PER_UNIT).toFixed(1)} points (k above ${String(p['provisionalFraction'])} × ${String(p['kInf'])}): the rating is still uncertain (it shrinks with races and grows while idle)`
 				: `it has fewer than ${String(p['provisionalRaces'])} rated races`;
 		case 'folyami':
 			return `it has fewer than ${String(p['provisionalRaces'])} rated races (until then it moves faster)`;

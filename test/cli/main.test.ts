@@ -61,6 +61,24 @@ describe('pitwall replay', () => {
 		expect(written[1]![4]).toBe(rows[1]![1]);
 	});
 
+	it('--scale shown prints endure as the bot shows it: 1500 + R·400/ln 10, and √k in points (extended form)', async () => {
+		const base = parseCsv((await run('replay', '--system', 'endure', '--input', threeEqual, '--scale', 'shown')).out);
+		// The spec's example (+0.30, −0.06, −0.24) in points; the base form's k is no player's uncertainty.
+		[0.3, -0.06, -0.24].forEach((r, i) => close(Number(base[i + 1]![1]), 1500 + (r * 400) / Math.LN10));
+		expect(base.slice(1).map((row) => row[2])).toEqual(['', '', '']);
+		const ext = ['--param', 'extended=true'];
+		const raw = parseCsv((await run('replay', '--system', 'endure', '--input', threeEqual, ...ext)).out);
+		const shown = parseCsv(
+			(await run('replay', '--system', 'endure', '--input', threeEqual, ...ext, '--scale', 'shown')).out,
+		);
+		for (let i = 1; i <= 3; i++) {
+			close(Number(shown[i]![1]), 1500 + (Number(raw[i]![1]) * 400) / Math.LN10);
+			close(Number(shown[i]![2]), (Math.sqrt(Number(raw[i]![2])) * 400) / Math.LN10);
+		}
+		const bad = await run('replay', '--system', 'endure', '--input', threeEqual, '--scale', 'elo');
+		expect([bad.code, bad.err]).toEqual([2, expect.stringContaining('--scale must be raw or shown, not "elo"')]);
+	});
+
 	it('--as-of grows every player to that day and leaves out races dated after it; the default is the last race', async () => {
 		const twoRaces = file(
 			'two-races.csv',

@@ -1,14 +1,15 @@
 /**
  * Why did my rating move (issue 8 §4), end to end through the fake Discord: /rating and /race show explain a Folyami
- * race with the rating module's own numbers (folyamiPair, fieldOdds), and a 40-racer race stays within 2,000
- * characters in the preview and in /race show.
+ * race with the rating module's own numbers (folyamiPair, fieldOdds), and a 100-racer race stays within Discord's
+ * embed limits in the preview and in /race show.
  */
 import { describe, expect, it } from 'vitest';
 import { fmtDelta, fmtRating } from '../../commands/shared.js';
 import { replayHistory } from '../../src/league/replay.js';
 import { folyami, folyamiPair } from '../../src/ratings/folyami.js';
 import type { Race } from '../../src/ratings/types.js';
-import { content, MEMBER, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
+import { embedLength, type EmbedData } from '../../src/formats/embed.js';
+import { embedsOf, visible, MEMBER, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
 
 const bot = useLeagueBot();
 const { run, preview, click } = bot;
@@ -37,7 +38,7 @@ describe('why did my rating move, through the fake Discord', () => {
 		expect(vsBob).toBeLessThan(vsAlice); // the nearer place weighs more (remoteness)
 		const change = shown(1500, carol.rating);
 
-		const body = content(await run('rating', [text('player', 'Carol')]));
+		const body = visible(await run('rating', [text('player', 'Carol')]));
 		expect(body).toMatch(
 			new RegExp(
 				`In R1 \\(\\d{4}-\\d\\d-\\d\\d\\): 3rd of 3, expected 2\\.00 · 1500\\.0 → ${fmtRating(carol.rating)} \\(${fmtDelta(change)}\\)`,
@@ -55,39 +56,44 @@ describe('why did my rating move, through the fake Discord', () => {
 	it('/race show explains every racer; /rating names the best and worst races', async () => {
 		const p = await preview([text('results', '1. Carol; 2. Bob; 3. Alice')]);
 		await click(p.confirm!);
-		const show = content(await run('race', [sub('show', [text('race', 'R2')])]));
-		const lines = show.split('\n');
-		expect(lines[0]).toContain('· `folyami`: place vs expected (exp.)');
-		expect(lines[1]).toMatch(/^1\. Carol · exp\. 2\.\d\d · \d+\.\d → \d+\.\d \(\+\d+\.\d\) · beat Alice$/);
-		expect(lines[2]).toMatch(/^2\. Bob · exp\. \d\.\d\d · .* · beat Alice, behind Carol$/);
-		expect(lines[3]).toMatch(/^3\. Alice · exp\. 1\.\d\d · .* · behind Bob$/);
+		const show = visible(await run('race', [sub('show', [text('race', 'R2')])]));
+		expect(show).toContain('`folyami`: place vs expected (exp.)');
+		const lines = show.split('\n').filter((line) => /^\d\. /.test(line));
+		expect(lines).toHaveLength(3);
+		expect(lines[0]).toMatch(/^1\. Carol · exp\. 2\.\d\d · \d+\.\d → \d+\.\d \(\+\d+\.\d\) · beat Alice$/);
+		expect(lines[1]).toMatch(/^2\. Bob · exp\. \d\.\d\d · .* · beat Alice, behind Carol$/);
+		expect(lines[2]).toMatch(/^3\. Alice · exp\. 1\.\d\d · .* · behind Bob$/);
 		// Every change shown is the difference of the two ratings shown.
-		for (const line of lines.slice(1)) {
+		for (const line of lines) {
 			const [, before, after, delta] = /(\d+\.\d) → (\d+\.\d) \(([+−]\d+\.\d)\)/.exec(line)!;
 			expect(Number(delta!.replace('−', '-'))).toBeCloseTo(Number(after) - Number(before), 9);
 		}
-		const alice = content(await run('rating', [text('player', 'Alice')], MEMBER));
+		const alice = visible(await run('rating', [text('player', 'Alice')], MEMBER));
 		expect(alice).toMatch(/Best race: R1 \(\d{4}-\d\d-\d\d\), 1st of 3, expected 2\.00 \(\+1\.00 place\), \+\d+\.\d/);
 		expect(alice).toMatch(
 			/Worst race: R2 \(\d{4}-\d\d-\d\d\), 3rd of 3, expected 1\.\d\d \(−1\.\d\d places\), −\d+\.\d/,
 		);
 	});
 
-	it('a 40-racer race stays under 2,000 characters, clipped with "and N more"', async () => {
+	it('a 100-racer race fits Discord’s embed limits, clipped with "and N more"', async () => {
 		// Letters only: a trailing number would read as a points column.
 		const names = Array.from(
-			{ length: 40 },
+			{ length: 100 },
 			(_, i) => `Racer ${String.fromCharCode(65 + Math.floor(i / 26), 97 + (i % 26))}`,
 		);
 		const p = await preview([text('results', names.map((n, i) => `${i + 1}. ${n}`).join('; '))]);
-		expect(p.text.length).toBeLessThanOrEqual(2000);
-		expect(p.text).toMatch(/…and \d+ more\n40 new players will be created\./);
+		const [previewEmbed] = embedsOf(p.edit);
+		expect(String(previewEmbed!['description']).length).toBeLessThanOrEqual(4096);
+		expect(embedLength(previewEmbed as unknown as EmbedData)).toBeLessThanOrEqual(6000);
+		expect(p.text).toMatch(/…and \d+ more\n100 new players will be created\./);
 		const stored = await click(p.confirm!);
-		const id = /Stored as \*\*(R\d+)\*\*/.exec(content(stored[1]!))![1]!;
-		const show = content(await run('race', [sub('show', [text('race', id)])]));
-		expect(show.length).toBeLessThanOrEqual(2000);
+		const id = /Stored as \*\*(R\d+)\*\*/.exec(visible(stored[1]!))![1]!;
+		const reply = await run('race', [sub('show', [text('race', id)])]);
+		const [raceEmbed] = embedsOf(reply);
+		expect(String(raceEmbed!['description']).length).toBeLessThanOrEqual(4096);
+		const show = visible(reply);
 		const kept = show.split('\n').filter((l) => /^\d+\. Racer /.test(l)).length;
-		expect(show).toContain(`…and ${40 - kept} more`);
-		expect(kept).toBeGreaterThan(5);
+		expect(show).toContain(`…and ${100 - kept} more`);
+		expect(kept).toBeGreaterThan(20);
 	});
 });

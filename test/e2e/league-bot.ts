@@ -52,6 +52,38 @@ export function content(event: ReplyEvent): string {
 	return typeof value === 'string' ? value : '';
 }
 
+/**
+ * Everything a user reads in an answer: its content, then each embed as author, title, description, fields (name,
+ * then value) and footer, one per line (what the console prints too).
+ */
+export function visible(event: ReplyEvent): string {
+	return messageText(dataOf(event));
+}
+
+/** The text of a message body (an answer's or a channel post's): content, then each embed's parts, one per line. */
+export function messageText(body: Json): string {
+	const embeds = body['embeds'];
+	const parts = [typeof body['content'] === 'string' ? body['content'] : ''];
+	const str = (value: unknown) => (typeof value === 'string' ? value : '');
+	for (const embed of Array.isArray(embeds) ? (embeds as Json[]) : []) {
+		const get = (value: unknown, key: string) => (value as Json | undefined)?.[key];
+		parts.push(
+			str(get(embed['author'], 'name')),
+			str(embed['title']),
+			str(embed['description']),
+			...((embed['fields'] as Json[] | undefined) ?? []).flatMap((f) => [str(f['name']), str(f['value'])]),
+			str(get(embed['footer'], 'text')),
+		);
+	}
+	return parts.filter((part) => part !== '').join('\n');
+}
+
+/** The embeds of an answer, as Discord received them. */
+export function embedsOf(event: ReplyEvent): Json[] {
+	const embeds = dataOf(event)['embeds'];
+	return Array.isArray(embeds) ? (embeds as Json[]) : [];
+}
+
 export function flagsOf(event: ReplyEvent): number {
 	return Number(dataOf(event)['flags'] ?? 0);
 }
@@ -149,7 +181,7 @@ export function useLeagueBot(): LeagueBot {
 			const rows = (edit.data['components'] ?? []) as Json[];
 			const ids = rows.flatMap((row) => (row['components'] as Json[]).map((c) => String(c['custom_id'])));
 			return {
-				text: content(edit),
+				text: visible(edit),
 				confirm: ids.find((id) => id.startsWith('race:confirm:')),
 				cancel: ids.find((id) => id.startsWith('race:cancel:')),
 				edit,

@@ -14,7 +14,8 @@ import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
 import type { Race } from '../../src/ratings/types.js';
 import {
 	ATTACHMENT,
-	content,
+	embedsOf,
+	visible,
 	EPHEMERAL,
 	flagsOf,
 	MEMBER,
@@ -79,8 +80,8 @@ describe('league commands end to end', () => {
 			[sub('create', [text('name', 'Sunday Cup'), text('system', 'glicko')])],
 			ORGANIZER,
 		);
-		expect(content(reply)).toContain('Created league **Sunday Cup**');
-		expect(content(reply)).toContain('Headline system: `glicko`');
+		expect(visible(reply)).toContain('Created league **Sunday Cup**');
+		expect(visible(reply)).toContain('Headline system: `glicko`');
 		leagueId = (await bot.repo.listLeagues(bot.fake.guildId))[0]!.id;
 	});
 
@@ -92,7 +93,9 @@ describe('league commands end to end', () => {
 			/Only league organizers/,
 		);
 		const p = await preview([text('results', '1. Alice 1:00.000; 2. Bob 1:01.000; Carol DNF'), text('name', 'Opener')]);
-		expect(p.text).toContain('**Race preview** for **Sunday Cup** “Opener”');
+		const [shownPreview] = embedsOf(p.edit);
+		expect(shownPreview).toMatchObject({ title: 'Race preview: Opener', author: { name: 'Sunday Cup' } });
+		expect(String(shownPreview!['footer'] && (shownPreview!['footer'] as Json)['text'])).toContain('press Confirm');
 		expect(p.text).toMatch(
 			/1\. \*\*Alice\*\* \*\(new player\)\* 1:00\.000 \(exp\. 2\.00\) — 1500\.0 → \d+\.\d \(\+\d+\.\d\)/,
 		);
@@ -101,25 +104,26 @@ describe('league commands end to end', () => {
 		// A member clicking Confirm is refused in an ephemeral follow-up; nothing stored.
 		const refused = await click(p.confirm!, MEMBER);
 		expect(refused[0]).toMatchObject({ kind: 'callback', type: 6 });
-		expect(content(refused[1]!)).toMatch(/Only the organizer who submitted this race/);
+		expect(visible(refused[1]!)).toMatch(/Only the organizer who submitted this race/);
 		expect(flagsOf(refused[1]!) & EPHEMERAL).toBe(EPHEMERAL);
 		expect(await eventCount()).toBe(1);
 		const stored = await click(p.confirm!);
-		expect(content(stored[1]!)).toContain('Stored as **R1** in **Sunday Cup**.');
-		expect(content(stored[1]!)).toContain('New players: Alice, Bob, Carol.');
+		expect(visible(stored[1]!)).toContain('Stored as **R1** in **Sunday Cup**.');
+		expect(visible(stored[1]!)).toContain('New players: Alice, Bob, Carol.');
 		expect(stored[2]!.kind).toBe('followup');
+		expect(visible(stored[2]!)).toMatch(/^New race in \*\*Sunday Cup\*\*: \*\*R1\*\*\.\nSunday Cup\nR1: Opener\n/);
 		expect(flagsOf(stored[2]!) & EPHEMERAL).toBe(0);
 		expect(await eventCount()).toBe(2);
 		// The button is single use.
 		const again = await click(p.confirm!);
-		expect(content(again[1]!)).toMatch(/expired or was already handled/);
+		expect(visible(again[1]!)).toMatch(/expired or was already handled/);
 		expect(await eventCount()).toBe(2);
 	});
 
 	it('Cancel stores nothing', async () => {
 		const p = await preview([text('results', '1. Bob; 2. Carol; 3. Alice')]);
 		const events = await click(p.cancel!);
-		expect(content(events[1]!)).toBe('Cancelled: nothing was stored.');
+		expect(visible(events[1]!)).toBe('Cancelled: nothing was stored.');
 		expect(await eventCount()).toBe(2);
 		const second = await preview([text('results', '1. Bob; 2. Carol; 3. Alice')]);
 		await click(second.confirm!);
@@ -135,14 +139,21 @@ describe('league commands end to end', () => {
 		const standings = replay.standings();
 		const bob = standings.find((s) => s.player === '#2')!;
 		const reply = await run('rating', [text('player', 'bob')]);
-		const body = content(reply);
+		const body = visible(reply);
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
-		expect(body).toContain('**Bob** in **Sunday Cup** (`glicko`, as of ');
-		expect(body).toContain(`Rating: **${fmtRating(bob.rating)}**`);
-		expect(body).toContain(`RD: ${fmtRating(bob.uncertainty!)}`);
-		expect(body).toContain(`Rank: ${standings.indexOf(bob) + 1} of 3`);
-		expect(body).toContain('Races: 2');
-		expect(body).toContain(bob.provisional ? 'Status: provisional' : 'Status: established');
+		const [embed] = embedsOf(reply);
+		expect(embed).toMatchObject({ title: 'Bob', author: { name: 'Sunday Cup · glicko' } });
+		expect(embed!['fields']).toEqual(
+			expect.arrayContaining([
+				{ name: 'Rating', value: fmtRating(bob.rating), inline: true },
+				{ name: 'RD', value: fmtRating(bob.uncertainty!), inline: true },
+				{ name: 'Rank', value: `${standings.indexOf(bob) + 1} of 3`, inline: true },
+				{ name: 'Races', value: '2', inline: true },
+			]),
+		);
+		expect(embed!['color']).toBe(bob.provisional ? 0x95a5a6 : [0xf1c40f, 0xbdc3c7, 0xcd7f32][standings.indexOf(bob)]);
+		expect(body).toContain(bob.provisional ? '**Provisional**: its RD is above' : 'Established.');
+		expect(body).toMatch(/as of \d{4}-\d\d-\d\d$/);
 		const change = last.get('#2')!;
 		expect(body).toMatch(
 			new RegExp(`In R2 \\(\\d{4}-\\d\\d-\\d\\d\\): .* · ${fmtRating(change.before)} → ${fmtRating(change.after)}`),
@@ -156,7 +167,7 @@ describe('league commands end to end', () => {
 		const alice = replay.standings().find((row) => row.player === '#1')!;
 		const perf = (id: string) => glicko.performance(replay.player(id)!.state, params);
 		const odds = fieldOdds([perf('#1'), perf('#2')]);
-		const body = content(await run('odds', [text('players', 'Alice, Bob')]));
+		const body = visible(await run('odds', [text('players', 'Alice, Bob')]));
 		expect(body).toContain(
 			`**Alice** (${fmtRating(alice.rating)}): win ${fmtPct(odds.pWin[0]!)} · expected position ${fmtPosition(odds.expectedPosition[0]!)}`,
 		);
@@ -165,7 +176,7 @@ describe('league commands end to end', () => {
 			`**Alice** finishes ahead of **Bob** with probability ${fmtPct(headToHead(perf('#1'), perf('#2')))}`,
 		);
 		const three = fieldOdds([perf('#1'), perf('#2'), perf('#3')]);
-		const body3 = content(await run('odds', [text('players', 'Alice,Bob,Carol')]));
+		const body3 = visible(await run('odds', [text('players', 'Alice,Bob,Carol')]));
 		expect(body3).toContain(`expected position ${fmtPosition(three.expectedPosition[2]!)}`);
 		expect(body3).not.toContain('Head to head');
 		expect(body3).not.toContain('top 3'); // a field of three: everyone is in the top 3
@@ -176,23 +187,24 @@ describe('league commands end to end', () => {
 	});
 
 	it('/leaderboard, /race show, /race list, /league info', async () => {
-		const board = content(await run('leaderboard', [text('page', 1)]));
-		expect(board).toMatch(/\*\*Sunday Cup\*\* leaderboard \(`glicko`, as of \d{4}-\d\d-\d\d, page 1\/1, 3 players/);
-		const show = content(await run('race', [sub('show', [text('race', 'r1')])]));
-		expect(show).toContain('**R1** “Opener” in **Sunday Cup**');
+		const board = visible(await run('leaderboard', [text('page', 1)]));
+		expect(board).toMatch(/^Sunday Cup · glicko\nLeaderboard\n1\. \*\*\w+\*\*/);
+		expect(board).toMatch(/as of \d{4}-\d\d-\d\d · page 1\/1 · 3 players · † provisional$/);
+		const show = visible(await run('race', [sub('show', [text('race', 'r1')])]));
+		expect(show).toMatch(/^Sunday Cup\nR1: Opener\n\d{4}-\d\d-\d\d · submitted by <@\d+>/);
 		expect(show).toContain('DNF Carol');
-		const list = content(await run('race', [sub('list', [])]));
+		const list = visible(await run('race', [sub('list', [])]));
 		expect(list).toContain('2 in all');
-		const info = content(await run('league', [sub('info', [])]));
+		const info = visible(await run('league', [sub('info', [])]));
 		expect(info).toContain('Players: 3 · Races: 2');
 	});
 
 	it('/player link then /rating without a player shows the caller’s own', async () => {
 		await expectRefusal('rating', [], MEMBER, /not linked to a player in Sunday Cup/);
 		await expectRefusal('player', [sub('link', [text('player', 'Carol')])], MEMBER, /Only league organizers/);
-		const linked = content(await run('player', [sub('link', [text('player', 'Carol')])], ORGANIZER));
+		const linked = visible(await run('player', [sub('link', [text('player', 'Carol')])], ORGANIZER));
 		expect(linked).toBe(`Linked **Carol** to <@${ORGANIZER.userId}>.`);
-		expect(content(await run('rating', [], ORGANIZER))).toContain('**Carol** in **Sunday Cup**');
+		expect(visible(await run('rating', [], ORGANIZER))).toMatch(/^Sunday Cup · glicko\nCarol\n/);
 	});
 
 	it('/race void and /race edit: organizers only, with the reason kept', async () => {
@@ -214,18 +226,16 @@ describe('league commands end to end', () => {
 		const previewed = await run('race', editOptions, ORGANIZER);
 		expect(previewed.deferred).toBe(true);
 		expect((previewed as unknown as { flagsOfDefer: number }).flagsOfDefer & EPHEMERAL).toBe(EPHEMERAL);
-		expect(content(previewed)).toMatch(
-			/^\*\*Correction preview\*\* of \*\*R1\*\* in \*\*Sunday Cup\*\* · reason: typo @\u200Beveryone/,
-		);
-		expect(content(previewed)).toMatch(
-			/\*\*Now:\*\*\n1\. Alice[^\n]*\n2\. Bob[^\n]*\nDNF Carol\n\*\*After the correction:\*\*\n1\. Bob\n2\. Alice\n3\. Carol/,
+		expect(visible(previewed)).toMatch(/^Sunday Cup\nCorrection preview: R1\nReason: typo @\u200Beveryone/);
+		expect(visible(previewed)).toMatch(
+			/\nNow\n1\. Alice[^\n]*\n2\. Bob[^\n]*\nDNF Carol\nAfter the correction\n1\. Bob\n2\. Alice\n3\. Carol/,
 		);
 		expect(await eventCount()).toBe(before);
 		const ids = ((dataOf(previewed)['components'] as Json[])[0]!['components'] as Json[]).map((c) =>
 			String(c['custom_id']),
 		);
 		const cancelled = await click(ids.find((id) => id.startsWith('race-edit:cancel:'))!);
-		expect(content(cancelled[1]!)).toBe('Cancelled: nothing was changed.');
+		expect(visible(cancelled[1]!)).toBe('Cancelled: nothing was changed.');
 		expect(await eventCount()).toBe(before);
 		const again = await run('race', editOptions, ORGANIZER);
 		const confirm = ((dataOf(again)['components'] as Json[])[0]!['components'] as Json[])
@@ -233,12 +243,12 @@ describe('league commands end to end', () => {
 			.find((id) => id.startsWith('race-edit:confirm:'))!;
 		const handle = bot.fake.clickButton(confirm, ORGANIZER);
 		const answers = [await handle.next(), await handle.next(), await handle.next()];
-		expect(content(answers[1]!)).toBe('Edited **R1** in **Sunday Cup**.');
-		const edited = content(answers[2]!);
+		expect(visible(answers[1]!)).toBe('Edited **R1** in **Sunday Cup**.');
+		const edited = visible(answers[2]!);
 		expect(flagsOf(answers[2]!) & EPHEMERAL).toBe(0);
 		expect(edited).toContain('Edited.');
 		expect(edited).toContain('typo @\u200Beveryone');
-		const voided = content(
+		const voided = visible(
 			await run('race', [sub('void', [text('race', 'R2'), text('reason', 'duplicate')])], ORGANIZER),
 		);
 		expect(voided).toContain('**voided**');
@@ -380,8 +390,8 @@ describe('/race submit with a form (after the tests above: it adds a race)', () 
 		expect(deferred).toMatchObject({ kind: 'callback', type: 5 });
 		expect(flagsOf(deferred) & EPHEMERAL).toBe(EPHEMERAL);
 		const edit = await handle.next();
-		expect(content(edit)).toMatch(/^\*\*Race preview\*\* for \*\*Sunday Cup\*\* on 2026-01-05/);
-		expect(content(edit)).toMatch(
+		expect(visible(edit)).toMatch(/^Sunday Cup\nRace preview\nOn 2026-01-05 · /);
+		expect(visible(edit)).toMatch(
 			/1\. \*\*Bob\*\* 1:01\.500 .*\n2\. \*\*Carol\*\* 1:02\.250 .*\n3\. \*\*Alice\*\* 1:03\.000 /,
 		);
 		expect(mentionsOf(edit)).toEqual({ parse: [] });
@@ -398,7 +408,7 @@ describe('/race submit with a form (after the tests above: it adds a race)', () 
 		const handle = bot.fake.sendSlashCommand('race', [sub('submit', [])], MEMBER);
 		const reply = await handle.next();
 		expect(reply).toMatchObject({ kind: 'callback', type: 4 });
-		expect(content(reply)).toMatch(/^Only league organizers/);
+		expect(visible(reply)).toMatch(/^Only league organizers/);
 		expect(flagsOf(reply) & EPHEMERAL).toBe(EPHEMERAL);
 	});
 });
@@ -408,11 +418,11 @@ describe('/race show, void and edit take the league option (after the tests abov
 		await run('league', [sub('create', [text('name', 'Night Cup')])], ORGANIZER);
 		const p = await preview([text('results', '1. Zed; 2. Yan'), text('league', 'Night Cup')]);
 		await click(p.confirm!);
-		const night = content(await run('race', [sub('show', [text('race', 'R1'), text('league', 'Night Cup')])]));
-		expect(night).toMatch(/^\*\*R1\*\* in \*\*Night Cup\*\*/);
+		const night = visible(await run('race', [sub('show', [text('race', 'R1'), text('league', 'Night Cup')])]));
+		expect(night).toMatch(/^Night Cup\nR1\n/);
 		expect(night).toContain('1. Zed');
-		const sunday = content(await run('race', [sub('show', [text('race', 'R1'), text('league', 'Sunday Cup')])]));
-		expect(sunday).toMatch(/^\*\*R1\*\* “Opener” in \*\*Sunday Cup\*\*/);
+		const sunday = visible(await run('race', [sub('show', [text('race', 'R1'), text('league', 'Sunday Cup')])]));
+		expect(sunday).toMatch(/^Sunday Cup\nR1: Opener\n/);
 		// Without it, the server's two leagues make the race ambiguous.
 		await expectRefusal('race', [sub('show', [text('race', 'R1')])], MEMBER, /This server has 2 leagues/);
 	});
@@ -426,7 +436,7 @@ describe('/race restore (after the tests above)', () => {
 			[sub('void', [text('race', 'R1'), text('reason', 'test'), text('league', 'Sunday Cup')])],
 			ORGANIZER,
 		);
-		expect(content(voided)).toMatch(/^Voided\./);
+		expect(visible(voided)).toMatch(/^Voided\./);
 		const before = (await races()).length;
 		await expectRefusal(
 			'race',
@@ -440,8 +450,8 @@ describe('/race restore (after the tests above)', () => {
 			[sub('restore', [text('race', 'R1'), text('reason', 'counted after all'), text('league', 'Sunday Cup')])],
 			ORGANIZER,
 		);
-		expect(content(reply)).toMatch(/^Restored: it counts again\. Ratings were replayed from R1 on\./);
-		expect(content(reply)).toContain('- restored by <@');
+		expect(visible(reply)).toMatch(/^Restored: it counts again\. Ratings were replayed from R1 on\./);
+		expect(visible(reply)).toContain('- restored by <@');
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
 		expect(mentionsOf(reply)).toEqual({ parse: [] });
 		expect((await races()).at(-1)).toMatchObject({ type: 'race-restored', race: 'R1', reason: 'counted after all' });

@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fmtRating } from '../../commands/shared.js';
+import { ratingScale } from '../../src/formats/rating-scale.js';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
-import { content, EPHEMERAL, flagsOf, MEMBER, mentionsOf, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
+import { visible, EPHEMERAL, flagsOf, MEMBER, mentionsOf, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
 
 const bot = useLeagueBot();
 const { run, expectRefusal, preview, click } = bot;
@@ -22,8 +23,8 @@ const league = async () => (await bot.repo.getLeague(leagueId))!;
 async function confirmRace(results: string): Promise<string> {
 	const p = await preview([text('results', results)]);
 	const stored = await click(p.confirm!);
-	const id = /Stored as \*\*(R\d+)\*\*/.exec(content(stored[1]!))?.[1];
-	if (!id) throw new Error(`not stored: ${content(stored[1]!)}`);
+	const id = /Stored as \*\*(R\d+)\*\*/.exec(visible(stored[1]!))?.[1];
+	if (!id) throw new Error(`not stored: ${visible(stored[1]!)}`);
 	return id;
 }
 
@@ -56,7 +57,7 @@ describe('/league config', () => {
 			ORGANIZER,
 		);
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
-		expect(content(reply)).toBe(
+		expect(visible(reply)).toBe(
 			[
 				'Updated **Club**.',
 				'Headline system: `endure`',
@@ -72,9 +73,18 @@ describe('/league config', () => {
 			by: ORGANIZER.userId,
 			config: { headline: 'endure', timezone: 'Europe/Budapest' },
 		});
-		expect(content(await run('rating', [text('player', 'Alice')]))).toContain(
-			'**Alice** in **Club** (`endure`, as of ',
-		);
+		const endure = visible(await run('rating', [text('player', 'Alice')]));
+		expect(endure).toMatch(/^Club · endure\nAlice\n/);
+		// On the points scale, as `pitwall replay --scale shown` prints it (test/cli/main.test.ts).
+		const system = getSystem('endure');
+		const stored = (await bot.repo.loadState(leagueId)).ratedRaces().map((r) => r.race);
+		const alice = replayHistory(system, system.params(), stored)
+			.standings()
+			.find((s) => s.player === '#1')!;
+		expect(endure).toContain(`Rating\n${fmtRating(ratingScale('endure', system.params()).rating(alice.rating))}`);
+		expect(endure).not.toMatch(/\nk\n|Uncertainty/); // the base form's k is the same for everyone: not shown
+		// endure on the points scale, its raw R in the footer (rating-scale.ts).
+		expect(endure).toMatch(/points = 1500 \+ R × 400\/ln 10 · raw R -?\d\.\d{4}, k 0\.3600$/);
 		// Back to glicko for the player tests below.
 		await run('league', [sub('config', [text('system', 'glicko')])], ORGANIZER);
 		expect((await league()).config.headline).toBe('glicko');
@@ -87,7 +97,7 @@ describe('/league config', () => {
 			[sub('config', [text('parameters', 'glicko.c=2.5, glicko.initialRd=120')])],
 			ORGANIZER,
 		);
-		expect(content(reply)).toContain('Parameters of `glicko`: `c=2.5`, `initialRd=120`');
+		expect(visible(reply)).toContain('Parameters of `glicko`: `c=2.5`, `initialRd=120`');
 		expect((await events()).at(-1)).toMatchObject({
 			type: 'league-configured',
 			config: { params: { glicko: { c: '2.5', initialRd: '120' } } },
@@ -166,16 +176,16 @@ describe('/player rename', () => {
 	it('renames; /rating finds the new name, and the old one as an alias', async () => {
 		const before = await eventCount();
 		const reply = await run('player', [sub('rename', [text('player', 'Bob'), text('name', 'Robert')])], ORGANIZER);
-		expect(content(reply)).toBe('Renamed to **Robert** (aliases: Bob).');
+		expect(visible(reply)).toBe('Renamed to **Robert** (aliases: Bob).');
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
 		expect(mentionsOf(reply)).toEqual({ parse: [] });
 		const log = await events();
 		expect(log).toHaveLength(before + 1);
 		expect(log.at(-1)).toMatchObject({ type: 'player-renamed', player: '#2', name: 'Robert', by: ORGANIZER.userId });
-		const byNew = content(await run('rating', [text('player', 'Robert')]));
-		expect(byNew).toContain('**Robert** in **Club** (`glicko`, as of ');
-		expect(byNew).toContain('Races: 2');
-		const byOld = content(await run('rating', [text('player', 'bob')]));
+		const byNew = visible(await run('rating', [text('player', 'Robert')]));
+		expect(byNew).toMatch(/^Club · glicko\nRobert\n/);
+		expect(byNew).toContain('Races\n2');
+		const byOld = visible(await run('rating', [text('player', 'bob')]));
 		expect(byOld).toBe(byNew);
 	});
 
@@ -194,7 +204,7 @@ describe('/player rename', () => {
 			/^The name "BOB" is taken by Robert\.$/,
 		);
 		expect(await eventCount()).toBe(before);
-		expect(content(await run('rating', [text('player', 'Carol')]))).toContain('**Carol** in **Club**');
+		expect(visible(await run('rating', [text('player', 'Carol')]))).toMatch(/^Club · glicko\nCarol\n/);
 	});
 });
 
@@ -219,7 +229,7 @@ describe('/player merge', () => {
 	it('two players’ races become one, with ratings replayed', async () => {
 		const before = await eventCount();
 		const reply = await run('player', [sub('merge', [text('from', 'Dave'), text('into', 'Alice')])], ORGANIZER);
-		expect(content(reply)).toBe('Merged **Dave** into **Alice**; ratings were replayed.');
+		expect(visible(reply)).toBe('Merged **Dave** into **Alice**; ratings were replayed.');
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
 		const log = await events();
 		expect(log).toHaveLength(before + 1);
@@ -253,13 +263,13 @@ describe('/player merge', () => {
 		const glicko = getSystem('glicko');
 		const standings = replayHistory(glicko, glicko.params(), merged).standings();
 		const alice = standings.find((s) => s.player === '#1')!;
-		const body = content(await run('rating', [text('player', 'Alice')]));
-		expect(body).toContain('**Alice** in **Club** (`glicko`, as of ');
-		expect(body).toContain('Races: 2');
-		expect(body).toContain(`Rating: **${fmtRating(alice.rating)}**`);
-		expect(body).toContain(`Rank: ${standings.indexOf(alice) + 1} of 3`);
+		const body = visible(await run('rating', [text('player', 'Alice')]));
+		expect(body).toMatch(/^Club · glicko\nAlice\n/);
+		expect(body).toContain('Races\n2');
+		expect(body).toContain(`Rating\n${fmtRating(alice.rating)}`);
+		expect(body).toContain(`Rank\n${standings.indexOf(alice) + 1} of 3`);
 		// The merged-away name resolves to the player kept.
-		expect(content(await run('rating', [text('player', 'Dave')]))).toBe(body);
-		expect(content(await run('league', [sub('info', [])]))).toContain('Players: 3 · Races: 3');
+		expect(visible(await run('rating', [text('player', 'Dave')]))).toBe(body);
+		expect(visible(await run('league', [sub('info', [])]))).toContain('Players: 3 · Races: 3');
 	});
 });

@@ -35,8 +35,9 @@ import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { LeagueRepository } from '../../src/storage/ports.js';
 import { PNG_SIGNATURE } from '../jobs/helpers.js';
-import { startFakeDiscord, type FakeDiscord, type RawOption } from './fake-discord.js';
-import { content, dataOf, MEMBER, mentionsOf, ORGANIZER, sub, text } from './league-bot.js';
+import { startFakeDiscord, type FakeDiscord, type Json, type RawOption } from './fake-discord.js';
+import { embedLength, type EmbedData } from '../../src/formats/embed.js';
+import { messageText, visible, dataOf, MEMBER, mentionsOf, ORGANIZER, sub, text } from './league-bot.js';
 
 const HOUR = 3_600_000;
 const CHANNEL = 7;
@@ -176,7 +177,7 @@ describe('a league across two months (fixed clock)', () => {
 			],
 			ORGANIZER,
 		);
-		expect(content(config.reply)).toContain(`Ranking channel: <#${rankings}>`);
+		expect(visible(config.reply)).toContain(`Ranking channel: <#${rankings}>`);
 		leagueId = (await repo.listLeagues(fake.guildId))[0]!.id;
 	});
 
@@ -184,11 +185,14 @@ describe('a league across two months (fixed clock)', () => {
 		await runUntil('2026-11-01T12:00:00Z');
 		const posts = fake.postedIn(rankings);
 		expect(posts).toHaveLength(1);
-		const body = String(posts[0]!.body['content']);
-		expect(body).toContain('**Kart Club: monthly ranking, October 2026** · `glicko` as of 2026-11-01');
+		const body = messageText(posts[0]!.body);
+		expect(body).toContain('Kart Club · glicko\nMonthly ranking, October 2026\n');
 		expect(body).toContain('4 races since 2026-10-01 · 6 rated players');
-		expect(body).toContain('**Newcomers:** ');
-		expect(body.length).toBeLessThanOrEqual(2000);
+		expect(body).toContain('\nNewcomers\n');
+		expect(body).toMatch(/as of 2026-11-01 · † provisional · pitwall ranking \S+ 2026-11$/);
+		const [embed] = posts[0]!.body['embeds'] as Json[];
+		expect(embed).toMatchObject({ color: 0xf1c40f, image: { url: 'attachment://ranking.png' } });
+		expect(embedLength(embed as unknown as EmbedData)).toBeLessThanOrEqual(6000);
 		expect(posts[0]!.body['allowed_mentions']).toEqual({ parse: [] });
 		expect(posts[0]!.files.map((f) => [f.filename, f.data.subarray(0, 8)])).toEqual([['ranking.png', PNG_SIGNATURE]]);
 		writeFileSync(join(dir, 'post-october.png'), posts[0]!.files[0]!.data);
@@ -199,17 +203,18 @@ describe('a league across two months (fixed clock)', () => {
 		await runUntil('2026-12-01T13:00:00Z');
 		const posts = fake.postedIn(rankings);
 		expect(posts).toHaveLength(2);
-		const body = String(posts[1]!.body['content']);
-		expect(body).toContain('**Kart Club: monthly ranking, November 2026** · `glicko` as of 2026-12-01');
+		const body = messageText(posts[1]!.body);
+		expect(body).toContain('Kart Club · glicko\nMonthly ranking, November 2026\n');
+		expect(body).toMatch(/as of 2026-12-01 · † provisional/);
 		expect(body).toContain('4 races since 2026-11-01');
-		expect(body).toMatch(/\*\*Biggest (gains|drops):\*\*/);
+		expect(body).toMatch(/\nBiggest (gains|drops)\n/);
 		// Numbers add up on screen: each change shown is the difference of the two ratings shown.
 		const moves = [...body.matchAll(/([+−])(\d+\.\d) \((\d+\.\d) → (\d+\.\d)\)/g)];
 		expect(moves.length).toBeGreaterThan(0);
 		for (const [, sign, change, from, to] of moves) {
 			expect((sign === '+' ? 1 : -1) * Number(change)).toBeCloseTo(Number(to) - Number(from), 9);
 		}
-		expect(body).toContain('**Newcomers:** Fay');
+		expect(body).toContain('\nNewcomers\nFay');
 		expect(posts[1]!.files[0]!.data.subarray(0, 8)).toEqual(PNG_SIGNATURE);
 		writeFileSync(join(dir, 'post-november.png'), posts[1]!.files[0]!.data);
 		writeFileSync(join(dir, 'post-november.txt'), body);
@@ -245,10 +250,10 @@ describe('a league across two months (fixed clock)', () => {
 			expect(first).toMatchObject({ kind: 'callback', type: 5 });
 			expect(firstMs).toBeLessThan(3000);
 			expect(ms).toBeLessThan(3000);
-			const body = content(reply);
-			expect(body).toContain(`(\`glicko\`, as of ${day})`);
-			expect(body).toContain(`Rating: **${fmtRating(Number(cli[1]))}**`);
-			expect(body).toContain(`RD: ${fmtRating(Number(cli[2]))}`);
+			const body = visible(reply);
+			expect(body).toMatch(new RegExp(`as of ${day}$`));
+			expect(body).toContain(`Rating\n${fmtRating(Number(cli[1]))}`);
+			expect(body).toContain(`RD\n${fmtRating(Number(cli[2]))}`);
 			expect(body).toMatch(
 				new RegExp(
 					`Last race: 2026-10-10, ${(Date.parse(day) - Date.parse('2026-10-10')) / 86_400_000} days ago \\(RD was `,

@@ -92,7 +92,9 @@ describe('ranking post settings', () => {
 		const preview = await services.races.submit(organizer, { text: '1. Alice\n2. Bob' });
 		await services.races.confirm(organizer, preview.id);
 		const post = await services.rankingPost.preview(organizer, undefined);
-		expect(post.message.content).toContain('**Cup: monthly ranking, November 2026** · `folyami` as of 2026-12-10');
-		expect(post.message.content).toContain('1 race since 2026-11-01 · 2 rated players');
+		const [embed] = post.message.embeds ?? [];
+		expect(embed).toMatchObject({ title: 'Monthly ranking, November 2026', author: { name: 'Cup · folyami' } });
+		expect(embed!.footer!.text).toBe('as of 2026-12-10 · † provisional');
+		expect(embed!.description).toContain('1 race since 2026-11-01 · 2 rated players');
 	});
 });

@@ -40,7 +40,8 @@ describe('rating service', () => {
 		await w.services.leagues.configure(organizer, undefined, {
 			parameters: 'endure.extended=true glicko.provisionalRd=90',
 		});
-		expect(await rule('endure')).toMatch(/^its k is above 0\.5 × [\d.]+: /);
+		// kInf 1: provisional while √k · 400/ln 10 > √0.5 · 173.7 = 122.8 points.
+		expect(await rule('endure')).toMatch(/^its uncertainty is above ±122\.8 points \(k above 0\.5 × 1\): /);
 		expect(await rule('glicko')).toMatch(/^its RD is above 90: /);
 		const alice = await w.services.ratings.rating(member, { player: 'Alice', system: 'glicko' });
 		expect(alice.summary!.provisional).toBe(alice.summary!.uncertainty! > 90);

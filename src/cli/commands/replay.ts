@@ -10,6 +10,7 @@ import {
 } from '../args.js';
 import { loadHistoryAsOf, num, type CliCommand } from '../command.js';
 import { csvLine } from '../../formats/csv.js';
+import { ratingScale, shownSummary, type RatingScale } from '../../formats/rating-scale.js';
 import { replayHistory } from '../../league/replay.js';
 
 const options = {
@@ -19,13 +20,21 @@ const options = {
 	history: { type: 'string' },
 	reset: { type: 'string' },
 	'as-of': { type: 'string' },
+	scale: { type: 'string' },
 } as const;
+
+/** `--scale raw` (default): as computed; `--scale shown`: as the bot shows them (src/formats/rating-scale.ts). */
+function scaleArg(value: string | undefined, system: string, params: unknown): RatingScale | undefined {
+	if (value === undefined || value === 'raw') return undefined;
+	if (value === 'shown') return ratingScale(system, params);
+	throw new UsageError(`--scale must be raw or shown, not "${value}"`);
+}
 
 export default {
 	name: 'replay',
 	summary: 'replay a history CSV and print every player’s rating',
 	usage: `pitwall replay --system <id> --input <history.csv> [--param name=value ...] [--history <out.csv>] [--reset yearly]
-                      [--as-of YYYY-MM-DD]
+                      [--as-of YYYY-MM-DD] [--scale raw|shown]
 
 Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descending), numbers at full precision,
 as of a day: the races dated on or before it (and undated ones), each player grown over their idle days up to it
@@ -33,12 +42,16 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 --as-of <day>        default: the latest race date of the history.
 --history <out.csv>  also write race,player,position,rating_before,rating_after (one row per rated entry;
                      position is the rank the system read, rating_before is after idle-time growth).
+--scale shown        ratings and uncertainties as the bot shows them: endure and speed as Elo-like points
+                     (1500 + R·400/ln 10) with the uncertainty √k·400/ln 10 (extended form; empty in the base
+                     form, whose k is the same for everyone). Default raw: as computed.
 --reset yearly       restart every rating at the first race of each calendar year (needs dates).`,
 	run(argv, io) {
 		const { values, positionals } = parseCommandArgs(argv, options);
 		noExtraPositionals(positionals);
 		const system = systemArg(required(values.system, 'system'));
 		const params = resolveSystemParams(system, values.param ?? []);
+		const scale = scaleArg(values.scale, system.id, params);
 		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of'], io);
 		const history: string[] = ['race,player,position,rating_before,rating_after'];
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) }, (outcome) => {
@@ -55,7 +68,8 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 			}
 		});
 		const lines = ['player,rating,uncertainty,races,provisional'];
-		for (const row of replay.standings(asOf)) {
+		for (const standing of replay.standings(asOf)) {
+			const row = scale === undefined ? standing : shownSummary(scale, standing);
 			lines.push(csvLine([row.player, num(row.rating), num(row.uncertainty), num(row.races), String(row.provisional)]));
 		}
 		io.out(lines.join('\n') + '\n');
