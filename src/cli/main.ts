@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from './args.js';
 import type { CliCommand, CliIo } from './command.js';
 import { CsvError } from '../formats/csv.js';
-import { HistoryCsvError } from '../formats/history-csv.js';
+import { HistoryCsvError, HistoryCsvWriteError } from '../formats/history-csv.js';
 import { ImportError } from '../formats/import-table.js';
 import { ReplayError } from '../league/replay.js';
 import { ParamError } from '../ratings/types.js';
@@ -27,7 +27,15 @@ const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 };
 
 /** Errors that mean "the user gave something wrong": a message and exit code 2, no stack. */
-const INPUT_ERRORS = [UsageError, HistoryCsvError, ParamError, ImportError, ReplayError, CsvError];
+const INPUT_ERRORS = [
+	UsageError,
+	HistoryCsvError,
+	HistoryCsvWriteError,
+	ParamError,
+	ImportError,
+	ReplayError,
+	CsvError,
+];
 
 const processIo: CliIo = {
 	out: (text) => void process.stdout.write(text),

@@ -1,5 +1,6 @@
 import { csvLine, CsvError, readCsv } from './csv.js';
 import { isCalendarDate } from '../league/dates.js';
+import { codePointLabel, nameProblem } from '../league/player-names.js';
 import type { EntryStatus, Race, RaceEntry, RaceMode } from '../ratings/types.js';
 
 /**
@@ -25,8 +26,33 @@ export class HistoryCsvError extends Error {
 	}
 }
 
+/** Races that cannot be written as a history CSV that reads back to them: the message names the race and what. */
+export class HistoryCsvWriteError extends Error {
+	override readonly name = 'HistoryCsvWriteError';
+}
+
 const STATUSES: Readonly<Record<string, EntryStatus>> = { '': 'finished', DNF: 'DNF', DNS: 'DNS', DSQ: 'DSQ' };
 const MODES: readonly RaceMode[] = ['tt', 'items'];
+const ENTRY_STATUSES: readonly EntryStatus[] = ['finished', 'DNF', 'DNS', 'DSQ'];
+
+// The rules the reader and the writer share (issue 9 item 8: the writer never writes what the reader refuses).
+
+/** Positions are integers from 1 up to 2^53 − 1: above it, two positions can read as one number. */
+const positionOk = (position: number): boolean => Number.isSafeInteger(position) && position >= 1;
+const MAX_POSITION_TEXT = `${Number.MAX_SAFE_INTEGER} (2^53 − 1)`;
+
+/** A player's name: the scoreboard's rules (player-names.ts nameProblem), one function for both. */
+const playerProblem = (player: string): string | undefined => nameProblem(player, 'player name');
+
+/** A race id may hold almost anything (it becomes the race's name), but no control character. */
+function raceIdProblem(id: string): string | undefined {
+	if (id === '') return 'the race id is empty';
+	const control = /\p{Cc}/u.exec(id)?.[0];
+	if (control !== undefined) {
+		return `the race id contains the character ${codePointLabel(control)}: a race id may not hold control characters`;
+	}
+	return undefined;
+}
 
 /** Parse a finish time: plain seconds, `m:ss.fff` or `h:mm:ss.fff`. Undefined when the text is not a time. */
 export function parseTime(text: string): number | undefined {
@@ -102,11 +128,18 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 		};
 		const raceId = cell('race');
 		if (raceId === '') fail(line, 'empty race id');
+		const raceProblem = raceIdProblem(raceId);
+		if (raceProblem !== undefined) fail(line, raceProblem);
 		const player = cell('player');
 		if (player === '') fail(line, 'empty player name');
+		const nameIssue = playerProblem(player);
+		if (nameIssue !== undefined) fail(line, nameIssue);
 		const positionText = cell('position');
 		if (!/^\d+$/.test(positionText) || Number(positionText) < 1) {
 			fail(line, `position must be an integer of at least 1, got "${positionText}"`);
+		}
+		if (!positionOk(Number(positionText))) {
+			fail(line, `position "${positionText}" is too large: at most ${MAX_POSITION_TEXT}`);
 		}
 		const dateText = cell('date');
 		if (dateText !== '' && !isCalendarDate(dateText)) {
@@ -116,6 +149,9 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 		const time = timeText === '' ? undefined : parseTime(timeText);
 		if (timeText !== '' && time === undefined) {
 			fail(line, `time must be seconds, m:ss.fff or h:mm:ss.fff, got "${timeText}"`);
+		}
+		if (time !== undefined && !Number.isFinite(time)) {
+			fail(line, `time "${timeText}" is too large: it reads as Infinity, expected a finite number of seconds`);
 		}
 		const statusText = cell('status');
 		const status = Object.hasOwn(STATUSES, statusText) ? STATUSES[statusText] : undefined;
@@ -173,8 +209,12 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 /**
  * Write races as a history CSV (LF line ends, final newline). The `mode` column is written only when some race
  * has a mode. Numbers are written with String(), so times round-trip exactly.
+ *
+ * What parseHistoryCsv would refuse, or read back differently, is refused instead (HistoryCsvWriteError naming the
+ * race and the problem; issue 9 item 8): a file this writes always reads back to the same races.
  */
 export function writeHistoryCsv(races: readonly Race[]): string {
+	checkWritable(races);
 	const withMode = races.some((race) => race.mode !== undefined);
 	const columns = withMode ? HISTORY_COLUMNS : HISTORY_COLUMNS.filter((column) => column !== 'mode');
 	const lines = [columns.join(',')];
@@ -193,4 +233,60 @@ export function writeHistoryCsv(races: readonly Race[]): string {
 		}
 	}
 	return lines.join('\n') + '\n';
+}
+
+/** The reader's rules, on values: each race and entry as parseHistoryCsv would accept it and read it back. */
+function checkWritable(races: readonly Race[]): void {
+	const firstIndex = new Map<string, number>();
+	races.forEach((race, i) => {
+		const where = `race ${JSON.stringify(race.id)}`;
+		const refuse = (what: string): never => {
+			throw new HistoryCsvWriteError(`${where}: ${what}`);
+		};
+		const idProblem = raceIdProblem(race.id);
+		if (idProblem !== undefined) refuse(idProblem);
+		if (race.id !== race.id.trim()) refuse('the race id has spaces at its ends, which a reader trims');
+		// The rows of one race are told apart from the next by the id alone.
+		const first = firstIndex.get(race.id);
+		if (first !== undefined) {
+			throw new HistoryCsvWriteError(
+				`${where} appears twice (races ${first + 1} and ${i + 1}): a history CSV needs distinct race ids`,
+			);
+		}
+		firstIndex.set(race.id, i);
+		if (race.date !== undefined && !isCalendarDate(race.date)) {
+			refuse(`date ${JSON.stringify(race.date)} must be a calendar date YYYY-MM-DD`);
+		}
+		if (race.mode !== undefined && !MODES.includes(race.mode)) {
+			refuse(`mode ${JSON.stringify(race.mode)} must be tt or items`);
+		}
+		if (race.entries.length === 0) {
+			throw new HistoryCsvWriteError(`${where} has no entries: a history CSV has one row per racer`);
+		}
+		const players = new Set<string>();
+		for (const entry of race.entries) {
+			const { player } = entry;
+			const problem = playerProblem(player);
+			if (problem !== undefined) refuse(problem);
+			if (player !== player.trim()) {
+				refuse(`the player name ${JSON.stringify(player)} has spaces at its ends, which a reader trims`);
+			}
+			if (players.has(player)) refuse(`player ${JSON.stringify(player)} is entered twice`);
+			players.add(player);
+			const at = `${where}, player ${JSON.stringify(player)}`;
+			if (!positionOk(entry.position)) {
+				throw new HistoryCsvWriteError(
+					`${at}: position ${entry.position} must be an integer from 1 to ${MAX_POSITION_TEXT}`,
+				);
+			}
+			if (entry.time !== undefined && !(Number.isFinite(entry.time) && entry.time >= 0)) {
+				throw new HistoryCsvWriteError(`${at}: time ${entry.time} must be a finite number of seconds, at least 0`);
+			}
+			if (!ENTRY_STATUSES.includes(entry.status)) {
+				throw new HistoryCsvWriteError(
+					`${at}: status ${JSON.stringify(entry.status)} must be finished, DNF, DNS or DSQ`,
+				);
+			}
+		}
+	});
 }

@@ -8,11 +8,14 @@ export const MAX_NAME_LENGTH = 32;
 
 /**
  * Characters never allowed in a name: C0/C1 control characters (tab excepted: it is whitespace and collapses to a
- * space), lone surrogates, line/paragraph separators, and invisible formatting characters that let two names look
- * identical or reorder the text around them (zero-width space, word joiner, BOM, bidi embeddings, overrides and
- * isolates). Zero-width joiner and non-joiner (U+200D, U+200C) stay allowed: emoji sequences and some scripts need them.
+ * space), lone surrogates, line/paragraph separators, and every invisible format character (Unicode category Cf:
+ * zero-width space, word joiner, BOM, soft hyphen, bidi marks, embeddings, overrides and isolates, …), which let two
+ * names look identical or reorder the text around them (issue 9 item 7: a list of a few let U+200E through).
+ * Zero-width joiner and non-joiner (U+200D, U+200C) stay allowed: emoji sequences and some scripts need them; so do
+ * the tag characters of a flag's emoji tag sequence (🏴 + tags + cancel tag, e.g. the flag of Scotland).
  */
-const FORBIDDEN = /[\p{Cc}\p{Cs}\u200B\u2028\u2029\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
+const FORBIDDEN = /[\p{Cc}\p{Cs}\u2028\u2029]|(?![\u200C\u200D])\p{Cf}/u;
+const EMOJI_TAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
 
 /** NFC, every run of whitespace (any Unicode space, tab) collapsed to one space, trimmed. */
 export function normalizeName(raw: string): string {
@@ -31,23 +34,29 @@ export function codePointLabel(char: string): string {
 
 /** The first forbidden character of `text`, if any. */
 export function forbiddenCharacter(text: string): string | undefined {
-	return FORBIDDEN.exec(text.replaceAll('\t', ' '))?.[0];
+	return FORBIDDEN.exec(text.replaceAll('\t', ' ').replace(EMOJI_TAG_SEQUENCE, '\u{1F3F4}'))?.[0];
 }
 
 /**
- * What is wrong with a raw name, or undefined when it is acceptable. Hostile-looking names (`@everyone`, `<@123>`,
- * markdown, backticks, spoilers) are acceptable: output escapes them (escapeForDiscord).
+ * What is wrong with a raw name, or undefined when it is acceptable: the one rule for every name a person types,
+ * on a scoreboard, in `/player rename`, as a league name, in a history CSV (issue 9 item 7). `what` names it in the
+ * message ("name", "league name"). Hostile-looking names (`@everyone`, `<@123>`, markdown, backticks, spoilers) are
+ * acceptable: output escapes them (escapeForDiscord). A name may not start with `#`: player ids do (`#1`), and a
+ * name that reads as an id would be credited to that player.
  */
-export function nameProblem(raw: string): string | undefined {
+export function nameProblem(raw: string, what = 'name'): string | undefined {
 	const bad = forbiddenCharacter(raw);
 	if (bad !== undefined) {
-		return `the name contains the character ${codePointLabel(bad)}: control and invisible formatting characters are not allowed`;
+		return `the ${what} contains the character ${codePointLabel(bad)}: control and invisible formatting characters are not allowed`;
 	}
 	const name = normalizeName(raw);
-	if (name === '') return 'expected a player name';
+	if (name === '') return what === 'name' ? 'expected a player name' : `the ${what} is empty`;
 	const length = [...name].length;
 	if (length > MAX_NAME_LENGTH) {
-		return `the name "${name}" is ${length} characters long: at most ${MAX_NAME_LENGTH}`;
+		return `the ${what} "${name}" is ${length} characters long: at most ${MAX_NAME_LENGTH}`;
+	}
+	if (name.startsWith('#')) {
+		return `the ${what} "${name}" starts with #, as player ids do (#1): start it with another character`;
 	}
 	return undefined;
 }

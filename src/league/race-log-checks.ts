@@ -1,5 +1,6 @@
-import type { EntryInput, LeagueConfig, RaceInput } from './league-events.js';
+import type { EntryInput, LeagueConfig, LeagueEvent, RaceInput } from './league-events.js';
 import { isCalendarDate } from './dates.js';
+import { nameProblem, normalizeName } from './player-names.js';
 import { getSystem, isSystemId } from '../ratings/index.js';
 import type { PlayerInfo } from './race-log.js';
 import type { EntryStatus, RaceEntry } from '../ratings/types.js';
@@ -23,6 +24,59 @@ export function validName(name: unknown, what: string): string {
 	if (trimmed.length > 64) throw new LeagueError(`${what} "${trimmed.slice(0, 20)}…" is longer than 64 characters`);
 	if (trimmed.startsWith('#')) throw new LeagueError(`${what} "${trimmed}" may not start with # (ids do)`);
 	return trimmed;
+}
+
+/**
+ * A name as a person gives it for something new (a player's new name, an alias, a league), tidied as a scoreboard
+ * tidies it (NFC, one space between words), or a LeagueError saying what is wrong: the scoreboard's rules, one
+ * function for every path (player-names.ts nameProblem; issue 9 item 7).
+ */
+export function newName(raw: unknown, what: string): string {
+	if (typeof raw !== 'string') throw new LeagueError(`the ${what} must be text`);
+	const problem = nameProblem(raw, what);
+	if (problem !== undefined) throw new LeagueError(problem);
+	return normalizeName(raw);
+}
+
+/**
+ * The names an event would bring into the league, checked with newName: a league's name when it is set or changed,
+ * a rename, an alias, a new player of a race. Only new events are checked (LeagueLog.check): a stored event replays
+ * under the rules it was written under (validName), so a league keeps opening after the rules grew stricter.
+ */
+export function checkNewNames(
+	event: LeagueEvent,
+	config: LeagueConfig | undefined,
+	resolve: (ref: string) => unknown,
+): void {
+	switch (event.type) {
+		case 'league-configured':
+			if (config === undefined || event.config.name !== config.name) newName(event.config.name, 'league name');
+			return;
+		case 'player-renamed':
+			newName(event.name, 'player name');
+			return;
+		case 'alias-added':
+			newName(event.alias, 'alias');
+			return;
+		case 'race-submitted':
+		case 'race-edited':
+		case 'league-imported': {
+			const races =
+				event.type === 'league-imported' ? event.races : [event.type === 'race-submitted' ? event.race : event.changes];
+			// The event's shape was checked first (planRaceContent): lists of entries with a player's name or id each.
+			const checked = new Set<string>();
+			for (const race of races) {
+				for (const entry of race.entries) {
+					if (checked.has(entry.player)) continue;
+					checked.add(entry.player);
+					if (resolve(entry.player) === undefined) newName(entry.player, 'player name');
+				}
+			}
+			return;
+		}
+		default:
+			return;
+	}
 }
 
 /** A league configuration: a name, a known headline system, parameters every system accepts, a time zone. */

@@ -2,6 +2,7 @@ import type { LeagueConfig, LeagueEvent, LoggedEvent, RaceInput } from './league
 import {
 	checkConfig,
 	checkDatedForReset,
+	checkNewNames,
 	LeagueError,
 	nameKey,
 	planRaceContent,
@@ -87,7 +88,9 @@ export interface LeagueLog {
 	/** Last applied seq, -1 for an empty log. */
 	seq(): number;
 	config(): LeagueConfig | undefined;
+	/** Validate a new event without applying it; new names also meet today's name rules (checkNewNames). */
 	check(event: LeagueEvent): ApplyResult;
+	/** Validate and apply a stored event (names as the rules were when it was written). */
 	apply(event: LoggedEvent): ApplyResult;
 	/** A player by id (`#n`, following merges) or by name/alias (case-insensitive). */
 	resolve(ref: string): PlayerInfo | undefined;
@@ -387,7 +390,11 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	return {
 		seq: () => seq,
 		config: () => config,
-		check: (event) => resultOf(plan(event, seq + 1)),
+		check(event) {
+			const planned = plan(event, seq + 1);
+			checkNewNames(event, config, resolve);
+			return resultOf(planned);
+		},
 		apply(event) {
 			if (event.seq !== seq + 1) throw new LeagueError(`event ${event.seq} applied after ${seq}: the log has a gap`);
 			const planned = plan(event, event.seq);

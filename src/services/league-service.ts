@@ -1,7 +1,7 @@
 import type { LeagueConfig } from '../league/league-events.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { applyParamText, ParamTextError } from '../formats/param-text.js';
-import { nameKey } from '../league/race-log-checks.js';
+import { nameKey, newName } from '../league/race-log-checks.js';
 import {
 	DEFAULT_RANKING_POST,
 	RANKING_POST_MAX_DAY,
@@ -159,7 +159,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 			requireOrganizer({ ...actor, roles: [] }, undefined); // only Manage Server may create a league
 			const config: LeagueConfig = {
 				guildId,
-				name: input.name,
+				name: await refuse('bad-league', () => newName(input.name, 'league name')),
 				headline: checkSystem(input.headline ?? DEFAULT_HEADLINE),
 				params: {},
 				timezone: checkTimezone(input.timezone ?? DEFAULT_TIMEZONE),

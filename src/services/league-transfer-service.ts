@@ -1,6 +1,7 @@
 import { yieldToEventLoop } from '../event-loop.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { exportLeague } from '../formats/league-export.js';
+import { HistoryCsvWriteError } from '../formats/history-csv.js';
 import { writeStandingsCsv, type StandingsTable } from '../formats/league-export.js';
 import {
 	LeagueFileError,
@@ -9,7 +10,7 @@ import {
 	type LeagueFileInput,
 } from '../formats/league-file.js';
 import type { RaceInput } from '../league/league-events.js';
-import { LeagueError } from '../league/race-log.js';
+import { LeagueError, type LeagueLog } from '../league/race-log.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { raceSystems } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
@@ -128,7 +129,7 @@ export function createLeagueTransferService(
 			const league = await leagues.resolve(actor, leagueRef);
 			const state = await repo.loadState(league.id);
 			const asOf = leagueReadingDay(state, league.config.timezone, clock());
-			const files = exportLeague(state);
+			const files = exportable(state);
 			const tables: StandingsTable[] = [];
 			for (const system of raceSystems) {
 				const view = await repo.ratingsAt(league.id, system.id, asOf);
@@ -146,4 +147,20 @@ export function createLeagueTransferService(
 			};
 		},
 	};
+}
+
+/**
+ * The league as files, or a refusal saying why it cannot be written: a name stored under older, looser rules (a
+ * 40-character name, an invisible character) would make a history CSV that /league import refuses (issue 9 item 8).
+ */
+function exportable(state: LeagueLog): ReturnType<typeof exportLeague> {
+	try {
+		return exportLeague(state);
+	} catch (error) {
+		if (!(error instanceof HistoryCsvWriteError)) throw error;
+		throw refused(
+			'cannot-export',
+			`Nothing was exported: ${escapeForDiscord(error.message)}. Rename the player with /player rename (or edit the race), then export again.`,
+		);
+	}
 }

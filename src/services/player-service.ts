@@ -1,3 +1,4 @@
+import { newName } from '../league/race-log-checks.js';
 import type { PlayerInfo } from '../league/race-log.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
@@ -45,8 +46,14 @@ export function createPlayerService(repo: LeagueRepository, leagues: LeagueServi
 		async rename(actor, input) {
 			const { league, state } = await prepare(actor, input.league);
 			const player = findPlayer(state, input.player, actor, league.config.name);
+			// The scoreboard's name rules, and its tidying (one space between words), for a name typed here too.
 			await refuse('bad-rename', () =>
-				repo.appendEvent(league.id, { type: 'player-renamed', player: player.id, name: input.name, by: actor.userId }),
+				repo.appendEvent(league.id, {
+					type: 'player-renamed',
+					player: player.id,
+					name: newName(input.name, 'player name'),
+					by: actor.userId,
+				}),
 			);
 			return { league, player: await reload(league, player.id) };
 		},

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { LeagueConfig, LeagueEvent, LoggedEvent } from '../league/league-events.js';
 import { createLeagueLog, LeagueError, type LeagueLog } from '../league/race-log.js';
 import { nameKey } from '../league/race-log-checks.js';
@@ -39,11 +40,16 @@ interface Session {
 /** The key of the guilds namespace listing every server with a league (no Discord id is `*`). */
 const ALL_GUILDS = '*';
 
-/** League ids are `<guild>.<name slug>`: stable, readable, unique per guild and name. */
-export const leagueId = (guildId: string, name: string): string =>
-	`${guildId}.${nameKey(name)
-		.replace(/[^\p{L}\p{N}]+/gu, '-')
-		.replace(/^-|-$/g, '')}`;
+/**
+ * League ids are `<guild>.<name slug>`: stable, readable, unique per guild and name. A name with no letter or digit
+ * (emoji only: 🏁) has an empty slug, so it takes `h` and a hash of the name instead (issue 9 item 5: every such
+ * league had the id `<guild>.`, and the second was refused as existing).
+ */
+export const leagueId = (guildId: string, name: string): string => {
+	const key = nameKey(name);
+	const slug = key.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+	return `${guildId}.${slug === '' ? `h${createHash('sha256').update(key).digest('hex').slice(0, 12)}` : slug}`;
+};
 
 export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
 	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date() } = options;

@@ -208,6 +208,43 @@ describe('/player rename', () => {
 	});
 });
 
+describe('names follow the scoreboard rules (issue 9 item 7)', () => {
+	const refusedNames: [string, string, RegExp][] = [
+		['a newline', 'Caro\nline', /contains the character U\+000A: control and invisible formatting characters/],
+		['a right-to-left override', 'Caro\u202Eline', /contains the character U\+202E: control and invisible/],
+		['a zero-width space', 'Caro\u200Bline', /contains the character U\+200B: control and invisible/],
+		['a left-to-right mark', 'Caro\u200Eline', /contains the character U\+200E: control and invisible/],
+		['52 characters', 'C'.repeat(52), /is 52 characters long: at most 32/],
+		['a player id', '#1', /starts with #, as player ids do/],
+	];
+
+	it.each(refusedNames)('/player rename refuses %s, ephemerally; nothing is stored', async (_what, name, message) => {
+		const before = await eventCount();
+		await expectRefusal('player', [sub('rename', [text('player', 'Carol'), text('name', name)])], ORGANIZER, message);
+		expect(await eventCount()).toBe(before);
+		expect(content(await run('rating', [text('player', 'Carol')]))).toContain('**Carol** in **Club**');
+	});
+
+	it.each(refusedNames)('/league create refuses %s, ephemerally; no league is made', async (_what, name, message) => {
+		const before = await bot.repo.listLeagues(bot.fake.guildId);
+		await expectRefusal('league', [sub('create', [text('name', name)])], ORGANIZER, message);
+		expect(await bot.repo.listLeagues(bot.fake.guildId)).toEqual(before);
+	});
+
+	it('a 32-character name is taken; surrounding and repeated spaces are tidied as on a scoreboard', async () => {
+		const name = `Caro${'l'.repeat(28)}`;
+		const reply = await run(
+			'player',
+			[sub('rename', [text('player', 'Carol'), text('name', `  ${name} `)])],
+			ORGANIZER,
+		);
+		expect(content(reply)).toBe(`Renamed to **${name}** (aliases: Carol).`);
+		await run('player', [sub('rename', [text('player', name), text('name', 'Carol  Ann')])], ORGANIZER);
+		expect((await events()).at(-1)).toMatchObject({ type: 'player-renamed', name: 'Carol Ann' });
+		await run('player', [sub('rename', [text('player', 'Carol Ann'), text('name', 'Carol')])], ORGANIZER);
+	});
+});
+
 describe('/player merge', () => {
 	it('refused with the race named when both raced together; nothing is stored', async () => {
 		const before = await eventCount();

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HistoryCsvError, parseHistoryCsv, parseTime, writeHistoryCsv } from '../../src/formats/history-csv.js';
+import {
+	HistoryCsvError,
+	HistoryCsvWriteError,
+	parseHistoryCsv,
+	parseTime,
+	writeHistoryCsv,
+} from '../../src/formats/history-csv.js';
 import type { Race } from '../../src/ratings/types.js';
 
 const parse = (text: string): Race[] => parseHistoryCsv(text, 'h.csv');
@@ -124,6 +130,72 @@ describe('parseHistoryCsv', () => {
 		],
 		['bad mode', 'race,player,position,mode\nR1,A,1,drift\n', 'h.csv:2: mode must be tt or items, got "drift"'],
 		['broken quoting', 'race,player,position\nR1,"A,1\n', 'h.csv:2: unterminated quoted field'],
+		// Issue 9 item 8: numbers that read as Infinity or lose their digits, control characters in names.
+		[
+			'a 309-digit position (Infinity)',
+			`race,player,position\nR1,A,1\nR1,B,${'9'.repeat(309)}\n`,
+			`h.csv:3: position "${'9'.repeat(309)}" is too large: at most 9007199254740991 (2^53 − 1)`,
+		],
+		[
+			'a position above 2^53',
+			'race,player,position\nR1,A,9007199254740993\n',
+			'h.csv:2: position "9007199254740993" is too large: at most 9007199254740991 (2^53 − 1)',
+		],
+		[
+			'a position in exponent form',
+			'race,player,position\nR1,A,1e309\n',
+			'h.csv:2: position must be an integer of at least 1, got "1e309"',
+		],
+		[
+			'a time of 1e309 (Infinity)',
+			'race,player,position,time\nR1,A,1,83.5\nR1,B,2,1e309\n',
+			'h.csv:3: time "1e309" is too large: it reads as Infinity, expected a finite number of seconds',
+		],
+		[
+			'a time of 400 digits (Infinity)',
+			`race,player,position,time\nR1,A,1,${'9'.repeat(400)}\n`,
+			`h.csv:2: time "${'9'.repeat(400)}" is too large: it reads as Infinity, expected a finite number of seconds`,
+		],
+		[
+			'minutes of 400 digits (Infinity)',
+			`race,player,position,time\nR1,A,1,${'9'.repeat(400)}:00.0\n`,
+			`h.csv:2: time "${'9'.repeat(400)}:00.0" is too large: it reads as Infinity, expected a finite number of seconds`,
+		],
+		[
+			'a newline in a name',
+			'race,player,position\nR1,A,1\nR1,"Bo\nb",2\n',
+			'h.csv:3: the player name contains the character U+000A: control and invisible formatting characters are not allowed',
+		],
+		[
+			'a control character in a name',
+			'race,player,position\nR1,Bo\u0007b,1\n',
+			'h.csv:2: the player name contains the character U+0007: control and invisible formatting characters are not allowed',
+		],
+		[
+			'a bidi override in a name',
+			'race,player,position\nR1,Bo\u202Eb,1\n',
+			'h.csv:2: the player name contains the character U+202E: control and invisible formatting characters are not allowed',
+		],
+		[
+			'a zero-width space in a name',
+			'race,player,position\nR1,Bo\u200Bb,1\n',
+			'h.csv:2: the player name contains the character U+200B: control and invisible formatting characters are not allowed',
+		],
+		[
+			'a name over the scoreboard limit',
+			`race,player,position\nR1,${'x'.repeat(33)},1\n`,
+			`h.csv:2: the player name "${'x'.repeat(33)}" is 33 characters long: at most 32`,
+		],
+		[
+			'a name written like a player id',
+			'race,player,position\nR1,A,1\nR1,#1,2\n',
+			'h.csv:3: the player name "#1" starts with #, as player ids do (#1): start it with another character',
+		],
+		[
+			'a control character in a race id',
+			'race,player,position\n"R\n1",A,1\n',
+			'h.csv:2: the race id contains the character U+000A: a race id may not hold control characters',
+		],
 	];
 	it('keeps a race dated before the previous one in file order, with a warning naming its line (issue 8 §1)', () => {
 		const warnings: string[] = [];
@@ -198,7 +270,7 @@ describe('writeHistoryCsv', () => {
 	});
 
 	it('round-trips through parseHistoryCsv bit for bit', () => {
-		const name = fc.string({ unit: fc.constantFrom('a', 'B', 'ö', ',', '"', ' ', '\n'), minLength: 1, maxLength: 6 });
+		const name = fc.string({ unit: fc.constantFrom('a', 'B', 'ö', ',', '"', ' '), minLength: 1, maxLength: 6 });
 		const entry = fc.record({
 			player: name.map((s) => `p${s}q`),
 			position: fc.integer({ min: 1, max: 30 }),
@@ -230,6 +302,227 @@ describe('writeHistoryCsv', () => {
 				expect(parse(writeHistoryCsv(races))).toEqual(races);
 			}),
 			{ numRuns: 100 },
+		);
+	});
+});
+
+describe('writeHistoryCsv never writes what parseHistoryCsv refuses (issue 9 item 8)', () => {
+	const one = (entry: Partial<Race['entries'][number]>, race: Partial<Race> = {}): Race[] => [
+		{ id: 'R1', entries: [{ player: 'A', position: 1, status: 'finished', ...entry }], ...race },
+	];
+	it.each<[string, Race[], string]>([
+		[
+			'a fractional position',
+			one({ position: 1.5 }),
+			'race "R1", player "A": position 1.5 must be an integer from 1 to 9007199254740991 (2^53 − 1)',
+		],
+		['position 0', one({ position: 0 }), 'race "R1", player "A": position 0 must be an integer from 1'],
+		[
+			'a position of 2^53',
+			one({ position: 2 ** 53 }),
+			'race "R1", player "A": position 9007199254740992 must be an integer from 1',
+		],
+		[
+			'an infinite position',
+			one({ position: Infinity }),
+			'race "R1", player "A": position Infinity must be an integer from 1',
+		],
+		[
+			'an infinite time',
+			one({ time: Infinity }),
+			'race "R1", player "A": time Infinity must be a finite number of seconds, at least 0',
+		],
+		[
+			'a NaN time',
+			one({ time: Number.NaN }),
+			'race "R1", player "A": time NaN must be a finite number of seconds, at least 0',
+		],
+		[
+			'a negative time',
+			one({ time: -1 }),
+			'race "R1", player "A": time -1 must be a finite number of seconds, at least 0',
+		],
+		['a newline in a name', one({ player: 'Bo\nb' }), 'race "R1": the player name contains the character U+000A'],
+		[
+			'a bidi override in a name',
+			one({ player: 'Bo\u202Eb' }),
+			'race "R1": the player name contains the character U+202E',
+		],
+		[
+			'a long name',
+			one({ player: 'x'.repeat(33) }),
+			`race "R1": the player name "${'x'.repeat(33)}" is 33 characters long: at most 32`,
+		],
+		['a name like an id', one({ player: '#1' }), 'race "R1": the player name "#1" starts with #'],
+		['an empty name', one({ player: '' }), 'race "R1": the player name is empty'],
+		[
+			'spaces around a name',
+			one({ player: ' Bob' }),
+			'race "R1": the player name " Bob" has spaces at its ends, which a reader trims',
+		],
+		['an empty race id', one({}, { id: '' }), 'race "": the race id is empty'],
+		[
+			'spaces around a race id',
+			one({}, { id: 'R1 ' }),
+			'race "R1 ": the race id has spaces at its ends, which a reader trims',
+		],
+		[
+			'a newline in a race id',
+			one({}, { id: 'R\n1' }),
+			'the race id contains the character U+000A: a race id may not hold control characters',
+		],
+		['a bad date', one({}, { date: '2021-02-29' }), 'race "R1": date "2021-02-29" must be a calendar date YYYY-MM-DD'],
+		[
+			'a bad status',
+			one({ status: 'RET' as never }),
+			'race "R1", player "A": status "RET" must be finished, DNF, DNS or DSQ',
+		],
+		['a bad mode', one({}, { mode: 'drift' as never }), 'race "R1": mode "drift" must be tt or items'],
+		[
+			'a race with no entries',
+			[{ id: 'R1', entries: [] }],
+			'race "R1" has no entries: a history CSV has one row per racer',
+		],
+		[
+			'a player twice in a race',
+			[
+				{
+					id: 'R1',
+					entries: [
+						{ player: 'A', position: 1, status: 'finished' },
+						{ player: 'A', position: 2, status: 'finished' },
+					],
+				},
+			],
+			'race "R1": player "A" is entered twice',
+		],
+		[
+			'a race id used twice',
+			[...one({}), ...one({ player: 'B' })],
+			'race "R1" appears twice (races 1 and 2): a history CSV needs distinct race ids',
+		],
+	])('refuses %s with a clear error, writing nothing', (_case, races, message) => {
+		expect(() => writeHistoryCsv(races)).toThrow(HistoryCsvWriteError);
+		expect(() => writeHistoryCsv(races)).toThrow(message);
+	});
+
+	/** Names that are awkward in a CSV but valid: commas, quotes, spaces inside, accents, emoji, other scripts. */
+	const awkwardName = fc
+		.array(
+			fc.constantFrom(
+				'a',
+				'Z',
+				',',
+				'"',
+				"'",
+				' ',
+				';',
+				'ö',
+				'é',
+				'ß',
+				'李',
+				'Ω',
+				'🏁',
+				'👨‍👩‍👧',
+				'\\',
+				'|',
+				'*',
+				'@',
+				'#',
+				'1',
+				'=',
+				'\t',
+			),
+			{ minLength: 1, maxLength: 32 },
+		)
+		.map((chars) => chars.join('').trim())
+		.filter((name) => name !== '' && !name.startsWith('#') && [...name.replace(/\s+/gu, ' ')].length <= 32);
+	const entryArb = fc.record({
+		player: awkwardName,
+		position: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.constant(Number.MAX_SAFE_INTEGER)),
+		time: fc.option(
+			fc
+				.oneof(fc.double({ min: 0, max: Number.MAX_VALUE, noNaN: true }), fc.constant(Number.MIN_VALUE))
+				.filter((t) => !Object.is(t, -0)),
+			{ nil: undefined },
+		),
+		status: fc.constantFrom('finished', 'DNF', 'DNS', 'DSQ'),
+	});
+	const raceArb = fc.record({
+		id: awkwardName.map((name) => name.replaceAll('\t', ' ').trim()).filter((id) => id !== ''), // a tab is a control character
+		date: fc.option(fc.date({ min: new Date('1950-01-01'), max: new Date('2100-12-31'), noInvalidDate: true }), {
+			nil: undefined,
+		}),
+		mode: fc.option(fc.constantFrom('tt', 'items'), { nil: undefined }),
+		entries: fc.uniqueArray(entryArb, { minLength: 1, maxLength: 6, selector: (e) => e.player }),
+	});
+	const historyArb = fc.uniqueArray(raceArb, { minLength: 0, maxLength: 6, selector: (r) => r.id }).map((drafts) =>
+		drafts.map((draft): Race => ({
+			id: draft.id,
+			...(draft.date !== undefined && { date: draft.date.toISOString().slice(0, 10) }),
+			...(draft.mode !== undefined && { mode: draft.mode }),
+			entries: draft.entries.map((e) => ({
+				player: e.player,
+				position: e.position,
+				...(e.time !== undefined && { time: e.time }),
+				status: e.status,
+			})),
+		})),
+	);
+
+	it('reads back every generated history with awkward names and extreme numbers exactly', () => {
+		fc.assert(
+			fc.property(historyArb, (races) => {
+				expect(parse(writeHistoryCsv(races))).toEqual(races);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	/** Anything a caller might pass: bad names, ids, numbers; the writer refuses it or writes what reads back. */
+	const looseEntry = fc.record({
+		player: fc.string({
+			unit: fc.constantFrom('a', ' ', ',', '"', '\n', '\u0007', '\u200B', '\u202E', '#', '🏁'),
+			maxLength: 5,
+		}),
+		position: fc.constantFrom(0, 1, 2, 1.5, -1, 2 ** 53, 2 ** 53 + 2, Infinity, Number.NaN, Number.MAX_SAFE_INTEGER),
+		time: fc.constantFrom(undefined, 0, 1.5, -1, 1e308, Infinity, Number.NaN, Number.MIN_VALUE),
+		status: fc.constantFrom('finished', 'DNF', 'DNS', 'DSQ', 'RET'),
+	});
+	const looseRace = fc.record({
+		id: fc.string({ unit: fc.constantFrom('R', '1', ' ', ',', '\n', '"'), maxLength: 3 }),
+		date: fc.constantFrom(undefined, '2024-02-29', '2023-02-29', '2024-1-01'),
+		mode: fc.constantFrom(undefined, 'tt', 'items', 'drift'),
+		entries: fc.array(looseEntry, { maxLength: 4 }),
+	});
+
+	it('refuses (HistoryCsvWriteError) or writes a file that reads back the same, for any input', () => {
+		fc.assert(
+			fc.property(fc.array(looseRace, { maxLength: 4 }), (drafts) => {
+				const races = drafts.map(
+					(d): Race =>
+						({
+							id: d.id,
+							...(d.date !== undefined && { date: d.date }),
+							...(d.mode !== undefined && { mode: d.mode }),
+							entries: d.entries.map((e) => ({
+								player: e.player,
+								position: e.position,
+								...(e.time !== undefined && { time: e.time }),
+								status: e.status,
+							})),
+						}) as Race,
+				);
+				let text: string;
+				try {
+					text = writeHistoryCsv(races);
+				} catch (error) {
+					expect(error).toBeInstanceOf(HistoryCsvWriteError);
+					return;
+				}
+				expect(parse(text)).toEqual(races);
+			}),
+			{ numRuns: 2000 },
 		);
 	});
 });

@@ -486,9 +486,10 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 		expect(ok(lines('player,position', 'Alice -,1', 'Bob,2'), { knownPlayers }).warnings).toEqual([
 			'line 2: "Alice -" is not a known player; did you mean "Alice"? ("-" looks like an extra column or a stray mark, not part of the name)',
 		]);
-		expect(ok(lines('Bob\u200D', 'Al\u00ADice'), { knownPlayers }).warnings).toEqual([
+		// U+034F (combining grapheme joiner) is not a format character: allowed, but flagged (a soft hyphen is refused).
+		expect(ok(lines('Bob\u200D', 'Al\u034Fice'), { knownPlayers }).warnings).toEqual([
 			'line 1: "Bob\u200D" is not a known player; did you mean "Bob"? (the name has the invisible character U+200D)',
-			'line 2: "Al\u00ADice" is not a known player; did you mean "Alice"? (the name has the invisible character U+00AD)',
+			'line 2: "Al\u034Fice" is not a known player; did you mean "Alice"? (the name has the invisible character U+034F)',
 		]);
 		// With no extra word, a plain dash after the name is an empty cell: the known player, no warning.
 		expect(ok(lines('Alice -', 'Bob'), { knownPlayers })).toMatchObject({ warnings: [] });
@@ -575,6 +576,33 @@ describe('parseScoreboard: every bad input, with its line and message', () => {
 			'a zero-width space',
 			'Al\u200Bice',
 			['1: the line contains the character U+200B: control and invisible formatting characters are not allowed'],
+		],
+		[
+			'a left-to-right mark (any invisible format character, issue 9 item 7)',
+			lines('1. Al\u200Eice', '2. Bob'),
+			['1: the line contains the character U+200E: control and invisible formatting characters are not allowed'],
+		],
+		[
+			'a soft hyphen',
+			lines('1. Alice', '2. Bo\u00ADb'),
+			['2: the line contains the character U+00AD: control and invisible formatting characters are not allowed'],
+		],
+		[
+			'a player id where the name goes (issue 9 item 7: never credited to player #1)',
+			lines('1. #1', '2. Bob'),
+			[
+				'1: this line seems to hold several racers: put one racer per line, or separate racers with ";" (1. Alice 1:01.5; 2. Bob 1:02.3)',
+			],
+		],
+		[
+			'a name starting with #',
+			lines('1. Alice', '2. #Bob'),
+			['2: the name "#Bob" starts with #, as player ids do (#1): start it with another character'],
+		],
+		[
+			'a quoted name written like a player id',
+			lines('1. "#2"', '2. Bob'),
+			['1: the name "#2" starts with #, as player ids do (#1): start it with another character'],
 		],
 		[
 			'a position without a name',
@@ -806,6 +834,11 @@ describe('parseScoreboard: bad CSV', () => {
 			lines('player,position', '"Al\nice",1'),
 			['2: the name contains the character U+000A: control and invisible formatting characters are not allowed'],
 		],
+		[
+			'a name written like a player id',
+			lines('Pos,Driver', '1,#1', '2,Bob'),
+			['2: the name "#1" starts with #, as player ids do (#1): start it with another character'],
+		],
 	])('%s', (_name, text, expected) => {
 		expect(errorsOf(text)).toEqual(expected);
 	});
@@ -933,7 +966,7 @@ const quotedNameArb = fc
 		maxLength: 20,
 	})
 	.map((raw) => ({ raw, name: raw.replace(/\s+/gu, ' ').trim() }))
-	.filter(({ name }) => name !== '');
+	.filter(({ name }) => name !== '' && !name.startsWith('#')); // a leading # is a player id's (issue 9 item 7)
 
 const timeArb = fc.integer({ min: 1, max: 359_999_999 }).map((ms) => {
 	const s = ms / 1000;

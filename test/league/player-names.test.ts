@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+	codePointLabel,
 	damerauLevenshtein,
 	looksLikeTypo,
 	nameKey,
@@ -132,7 +133,42 @@ describe('names', () => {
 		['x'.repeat(32), undefined],
 		['x'.repeat(33), `the name "${'x'.repeat(33)}" is 33 characters long: at most 32`],
 		['🏎'.repeat(32), undefined], // 32 code points (64 UTF-16 units)
+		// Issue 9 item 7: every invisible format character (Unicode category Cf), not only a listed few.
+		[
+			'Al\u200Eice',
+			'the name contains the character U+200E: control and invisible formatting characters are not allowed',
+		],
+		[
+			'Al\u00ADice',
+			'the name contains the character U+00AD: control and invisible formatting characters are not allowed',
+		],
+		[
+			'Al\u061Cice',
+			'the name contains the character U+061C: control and invisible formatting characters are not allowed',
+		],
+		[
+			'Al\u{E0041}ice',
+			'the name contains the character U+E0041: control and invisible formatting characters are not allowed',
+		],
+		['🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} Scot', undefined], // a flag's tag sequence stays allowed
+		[
+			'\u{E0067}\u{E007F}Scot',
+			'the name contains the character U+E0067: control and invisible formatting characters are not allowed',
+		],
+		// A name starting with # would read as a player id (#1): the race log never lets a player have one.
+		['#1', 'the name "#1" starts with #, as player ids do (#1): start it with another character'],
+		[' #12 Max', 'the name "#12 Max" starts with #, as player ids do (#1): start it with another character'],
+		['Max #12', undefined],
 	])('nameProblem(%j)', (name, problem) => {
 		expect(nameProblem(name)).toBe(problem);
+	});
+
+	it('refuses every format character (Cf) but the joiners, and no visible character of the BMP', () => {
+		for (let code = 0; code <= 0xffff; code++) {
+			if (code >= 0xd800 && code <= 0xdfff) continue;
+			const char = String.fromCodePoint(code);
+			const invisible = /[\p{Cc}\p{Cf}\u2028\u2029]/u.test(char) && code !== 0x200c && code !== 0x200d && code !== 9;
+			expect(nameProblem(`a${char}b`) !== undefined, codePointLabel(char)).toBe(invisible);
+		}
 	});
 });

@@ -83,6 +83,48 @@ describe('race log: submissions and players', () => {
 	});
 });
 
+describe('race log: new names meet the scoreboard rules, stored ones still replay (issue 9 item 7)', () => {
+	const long = 'L'.repeat(52);
+	const check = (log: LeagueLog, body: LeagueEventBody) => () => log.check({ ...body, by: 'u', at: 't' });
+
+	it('refuses a rename, an alias, a new racer or a league name that the scoreboard would refuse', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann', 'Bob') });
+		const cases: [string, RegExp][] = [
+			['An\nna', /^the player name contains the character U\+000A: control and invisible formatting/],
+			['An\u202Ena', /^the player name contains the character U\+202E/],
+			['An\u200Bna', /^the player name contains the character U\+200B/],
+			['An\u200Ena', /^the player name contains the character U\+200E/],
+			[long, /^the player name "L+" is 52 characters long: at most 32$/],
+		];
+		for (const [name, message] of cases) {
+			expect(check(log, { type: 'player-renamed', player: '#1', name })).toThrow(message);
+			expect(check(log, { type: 'alias-added', player: '#1', alias: name })).toThrow(/^the alias /);
+			expect(check(log, { type: 'race-submitted', race: race('Ann', name) })).toThrow(message);
+			expect(check(log, { type: 'league-imported', races: [race(name)], source: 'x' })).toThrow(/already has 1 race/);
+			expect(check(log, { type: 'league-configured', config: { ...config, name } })).toThrow(/^the league name /);
+		}
+		expect(() =>
+			createLeagueLog().check({ type: 'league-configured', config: { ...config, name: long }, by: 'u', at: 't' }),
+		).toThrow(/^the league name "L+" is 52 characters long/);
+		expect(check(log, { type: 'player-renamed', player: '#1', name: 'A'.repeat(32) })).not.toThrow();
+	});
+
+	it('a log written under the older rules (a 52-character name, a zero-width space) still opens and changes', () => {
+		const legacy = { ...config, name: long };
+		const log = createLeagueLog();
+		const stored: LeagueEventBody[] = [
+			{ type: 'league-configured', config: legacy },
+			{ type: 'race-submitted', race: race(long, 'Bo\u200Bb') },
+			{ type: 'player-renamed', player: '#1', name: `${long}!` },
+		];
+		stored.forEach((body, seq) => log.apply({ ...body, by: 'u', at: 't', seq }));
+		expect(log.players().map((p) => p.name)).toEqual([`${long}!`, 'Bo\u200Bb']);
+		// Known names are not new: a race with them, and a config change keeping the league's name, are taken.
+		expect(check(log, { type: 'race-submitted', race: race(`${long}!`, 'bo\u200Bb', 'Cy') })).not.toThrow();
+		expect(check(log, { type: 'league-configured', config: { ...legacy, headline: 'endure' } })).not.toThrow();
+	});
+});
+
 describe('race log: race names', () => {
 	it('a race keeps the name it was submitted with, also through an edit; a bad name is refused', () => {
 		const { log } = build({ type: 'race-submitted', race: { ...race('Ann', 'Bob'), name: 'Round 4 — Monza' } });

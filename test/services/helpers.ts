@@ -1,6 +1,6 @@
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
-import type { LeagueRepository } from '../../src/storage/ports.js';
+import type { LeagueRepository, Store } from '../../src/storage/ports.js';
 import type { Actor } from '../../src/services/actor.js';
 import { createServices, type Services } from '../../src/services/index.js';
 
@@ -19,10 +19,11 @@ export interface World {
 	readonly now: { ms: number };
 }
 
-export function world(): World {
+/** `store`: an existing store, to reopen what another world wrote (default: a fresh one). */
+export function world(store: Store = createMemoryStore()): World {
 	const now = { ms: Date.parse('2026-03-01T12:00:00Z') };
 	let n = 0;
-	const repo = createLeagueRepository(createMemoryStore(), { clock: () => new Date(now.ms) });
+	const repo = createLeagueRepository(store, { clock: () => new Date(now.ms) });
 	const services = createServices(repo, { clock: () => new Date(now.ms), newId: () => `p${++n}` });
 	return { repo, services, now };
 }

@@ -10,6 +10,8 @@ import { importZakstunts } from '../../src/formats/import-zakstunts.js';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem, raceSystems } from '../../src/ratings/index.js';
 import type { Actor } from '../../src/services/actor.js';
+import { appendEvent } from '../../src/storage/event-log.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, eventCount, member, organizer, world, type World } from './helpers.js';
 
 /** Issue 8 §1: /league import and /league export through the services. */
@@ -81,10 +83,15 @@ describe('league import', () => {
 		await expect(importText(w, 'Main', zakBad, 'zak.csv')).rejects.toThrow(
 			`Nothing was imported: ${esc('zak.csv:3: expected a track, a racer and a rank ≥ 1')}`,
 		);
-		// A row the file reader accepts but the league refuses (a name that looks like a player id).
+		// A name that looks like a player id: the file reader refuses it with its line (issue 9 item 7).
 		const idName = 'race,player,position\nMonza,Ann,1\nMonza,#7,2\n';
 		await expect(importText(w, 'Main', idName)).rejects.toThrow(
-			`Nothing was imported: ${esc('race R1 ("Monza"), #7: unknown player id')}.`,
+			`Nothing was imported: ${esc('history.csv:3: the player name "#7" starts with #, as player ids do (#1): start it with another character')}`,
+		);
+		// A row the file reader accepts but the league refuses (a race name over 100 characters).
+		const longRace = `race,player,position\n${'M'.repeat(101)},Ann,1\n`;
+		await expect(importText(w, 'Main', longRace)).rejects.toThrow(
+			/^Nothing was imported: race R1 .*a race name is 1 to 100 characters/,
 		);
 		await expect(importText(w, 'Main', 'race,player,position\n')).rejects.toThrow('history.csv has no races');
 		expect(await eventCount(w, info.id)).toBe(1);
@@ -143,6 +150,32 @@ describe('league import', () => {
 });
 
 describe('league export', () => {
+	it('a league holding a name from the older, looser rules is refused with what to rename, not exported unreadable (issue 9 item 8)', async () => {
+		const store = createMemoryStore();
+		const w = world(store);
+		const { id } = await league(w, 'Old');
+		await addRace(w, '1. Ann\n2. Bob', 'Old');
+		// A rename stored before names were held to the scoreboard's 32 characters: it replays, but cannot be read back.
+		const long = 'A'.repeat(40);
+		const seq = await eventCount(w, id);
+		await appendEvent(store.namespace('events'), id, {
+			type: 'player-renamed',
+			player: '#1',
+			name: long,
+			by: organizer.userId,
+			at: '2025-01-01T00:00:00.000Z',
+			seq,
+		});
+		const reopened = world(store);
+		await expect(reopened.services.transfer.exportFiles(organizer, 'Old')).rejects.toMatchObject({
+			code: 'cannot-export',
+			message: `Nothing was exported: ${esc(`race "R1": the player name "${long}" is 40 characters long: at most 32`)}. Rename the player with /player rename (or edit the race), then export again.`,
+		});
+		await reopened.services.players.rename(organizer, { league: 'Old', player: long, name: 'Ann' });
+		const files = await reopened.services.transfer.exportFiles(organizer, 'Old');
+		expect(files.history).toBe('race,date,player,position,time,status\nR1,2026-03-01,Ann,1,,\nR1,2026-03-01,Bob,2,,\n');
+	});
+
 	it('export then import into a new league gives identical standings in every system (voids, edits, merges, back-dated)', async () => {
 		const w = world();
 		await league(w, 'Home');

@@ -82,6 +82,22 @@ describe('submit → preview', () => {
 		expect(w.services.races.pendingCount()).toBe(0);
 	});
 
+	it('a scoreboard name written like a player id (#1) is refused, never credited to player #1 (issue 9 item 7)', async () => {
+		await addRace(w, '1. Alice\n2. Bob');
+		const before = await eventCount(w, league);
+		await expect(w.services.races.submit(organizer, { text: '1. "#2"\n2. Carol' })).rejects.toThrow(
+			/line 1: the name "#2" starts with #, as player ids do/,
+		);
+		await expect(w.services.races.submit(organizer, { text: '1. #2\n2. Carol' })).rejects.toThrow(
+			/line 1: this line seems to hold several racers/,
+		);
+		await expect(w.services.races.submit(organizer, { text: 'Pos,Driver\n1,Carol\n2,#1' })).rejects.toThrow(
+			/line 3: the name "#1" starts with #, as player ids do/,
+		);
+		expect(await eventCount(w, league)).toBe(before);
+		expect(w.services.races.pendingCount()).toBe(0);
+	});
+
 	it('the same player twice is refused, nothing stored', async () => {
 		const before = await eventCount(w, league);
 		await expect(w.services.races.submit(organizer, { text: '1. Alice\n2. alice' })).rejects.toThrow(

@@ -53,6 +53,19 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 		).rejects.toThrow(/unknown league/);
 	});
 
+	it('emoji-only league names get distinct, stable ids (issue 9 item 5)', async () => {
+		const repo = await open(adapter, 'emoji-leagues');
+		const car = await repo.createLeague(config('🏎️'), 'u0');
+		const flag = await repo.createLeague(config('🏁'), 'u0');
+		const both = await repo.createLeague(config('🏎️🏁'), 'u0');
+		expect(new Set([car.id, flag.id, both.id]).size).toBe(3);
+		expect((await repo.listLeagues('g1')).map((l) => l.config.name)).toEqual(['🏎️', '🏁', '🏎️🏁']);
+		await expect(repo.createLeague(config('🏁'), 'u0')).rejects.toThrow(/a league named "🏁" already exists/);
+		// Stable: the same name in another store (or after a restart) has the same id.
+		const again = await open(adapter, 'emoji-leagues-2');
+		expect((await again.createLeague(config('🏁'), 'u0')).id).toBe(flag.id);
+	});
+
 	it('50 concurrent submissions all land, contiguous, in call order', async () => {
 		const repo = await open(adapter, 'concurrent');
 		const { id } = await repo.createLeague(config(), 'u0');
