@@ -222,7 +222,7 @@ describe('names follow the scoreboard rules (issue 9 item 7)', () => {
 		const before = await eventCount();
 		await expectRefusal('player', [sub('rename', [text('player', 'Carol'), text('name', name)])], ORGANIZER, message);
 		expect(await eventCount()).toBe(before);
-		expect(content(await run('rating', [text('player', 'Carol')]))).toContain('**Carol** in **Club**');
+		expect(visible(await run('rating', [text('player', 'Carol')]))).toMatch(/^Club · glicko\nCarol\n/);
 	});
 
 	it.each(refusedNames)('/league create refuses %s, ephemerally; no league is made', async (_what, name, message) => {
@@ -238,7 +238,7 @@ describe('names follow the scoreboard rules (issue 9 item 7)', () => {
 			[sub('rename', [text('player', 'Carol'), text('name', `  ${name} `)])],
 			ORGANIZER,
 		);
-		expect(content(reply)).toBe(`Renamed to **${name}** (aliases: Carol).`);
+		expect(visible(reply)).toBe(`Renamed to **${name}** (aliases: Carol).`);
 		await run('player', [sub('rename', [text('player', name), text('name', 'Carol  Ann')])], ORGANIZER);
 		expect((await events()).at(-1)).toMatchObject({ type: 'player-renamed', name: 'Carol Ann' });
 		await run('player', [sub('rename', [text('player', 'Carol Ann'), text('name', 'Carol')])], ORGANIZER);
