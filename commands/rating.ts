@@ -76,7 +76,7 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined): EmbedSp
 			s.uncertainty !== undefined && inline(uncertaintyLabel(scale), uncertaintyText(scale, s.uncertainty)),
 			inline('Rank', `${r.rank} of ${r.rated}`),
 			inline('Races', String(s.races)),
-			lastRace && { name: 'Last race', value: { lines: lastRace } },
+			lastRace && { name: 'Why the last race moved it', value: { lines: lastRace } },
 			r.standouts && { name: 'Best and worst races', value: { lines: standoutLines(scale, r.standouts) } },
 		],
 		image: chart,

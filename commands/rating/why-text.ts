@@ -65,8 +65,9 @@ export function partsLine(scale: RatingScale, w: ChangeWhy): string | undefined 
 	const p = w.parts;
 	if (p.kind === 'rounds') {
 		const [done, rounds] = p.model === 'survived' ? ['survived', 'elimination'] : ['won', 'selection'];
+		const { step, expected } = roundsFactors(scale, p.k, p.observed, p.expected, shown);
 		return (
-			`Change ${fmtDelta(shown)} = ${kText(scale, p.k)} × (${p.observed} ${done} − ${p.expected.toFixed(2)} expected, ` +
+			`Change ${fmtDelta(shown)} = ${step} × (${p.observed} ${done} − ${expected} expected, ` +
 			`over ${p.rounds} ${rounds} ${p.rounds === 1 ? 'round' : 'rounds'})`
 		);
 	}
@@ -92,9 +93,21 @@ export function partsLine(scale: RatingScale, w: ChangeWhy): string | undefined 
 	return `Change ${fmtDelta(shown)} = ${terms.join(' ')}${biggest.length > 0 ? ` (largest: ${biggest.join(', ')})` : ''}`;
 }
 
-/** The k of a round on screen: points per round on the points scale (k · 400/ln 10), else k itself. */
-const kText = (scale: RatingScale, k: number) =>
-	scale.kind === 'points' ? `${fmtRating(scale.difference(k))} points` : `k ${k.toFixed(2)}`;
+/**
+ * The step and the expected count of rounds as shown, with as many digits as it takes (2 to 6) for the product
+ * computed from the shown numbers to round to the change shown, so the line adds up on screen: `62.53 points ×
+ * (0 survived − 0.0127 expected)` = −0.8. The step is k in points per round on the points scale, else k itself.
+ */
+function roundsFactors(scale: RatingScale, k: number, observed: number, expected: number, shown: number) {
+	const points = scale.kind === 'points';
+	const perRound = points ? scale.difference(k) : k;
+	const addsUp = (digits: number) =>
+		fmtDelta(Number(perRound.toFixed(digits)) * (observed - Number(expected.toFixed(digits)))) === fmtDelta(shown);
+	// When no precision adds up (the change shown is a difference of rounded ratings), two digits.
+	const digits = [2, 3, 4, 5, 6].find(addsUp) ?? 2;
+	const step = perRound.toFixed(digits);
+	return { step: points ? `${step} points` : `k ${step}`, expected: expected.toFixed(digits) };
+}
 
 /** /rating: the lines explaining the last race. */
 export function whyLines(scale: RatingScale, w: ChangeWhy): string[] {

@@ -34,6 +34,20 @@ export const EPHEMERAL_MARKER = '(only you can see this)';
 
 const dim = (text: string, color: boolean | undefined): string => (color ? `\x1b[2m${text}\x1b[22m` : text);
 
+/**
+ * Discord's markdown as a terminal shows it: `**bold**` bold (ANSI) on a terminal, plain in a pipe; italic stars and
+ * code ticks dropped; escapes (`\*`, `\:`) undone and the zero-width spaces that break mentions removed. Mentions
+ * (`<@…>`) stay as they are.
+ */
+export function markdownToText(text: string, color: boolean | undefined): string {
+	return text
+		.replace(/\*\*(.+?)\*\*/g, (_, inner: string) => (color ? `\x1b[1m${inner}\x1b[22m` : inner))
+		.replace(/(?<![\\\w])\*(?=\S)(.+?)(?<=\S)\*(?!\w)/g, '$1')
+		.replace(/(?<!\\)`/g, '')
+		.replace(/\\([^A-Za-z0-9\s])/g, '$1')
+		.replace(/\u200b/g, '');
+}
+
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
@@ -119,10 +133,12 @@ export function renderMessage(
 	const body: Json = typeof payload === 'string' ? { content: payload } : isObject(payload) ? payload : {};
 	const lines: string[] = [];
 	if (ephemeral) lines.push(dim(EPHEMERAL_MARKER, options.color));
-	if (typeof body['content'] === 'string' && body['content'] !== '') lines.push(body['content']);
+	const text: string[] = [];
+	if (typeof body['content'] === 'string' && body['content'] !== '') text.push(body['content']);
 	for (const embed of Array.isArray(body['embeds']) ? body['embeds'] : []) {
-		lines.push(...embedLines(toJson(embed)));
+		text.push(...embedLines(toJson(embed)));
 	}
+	lines.push(...text.map((line) => markdownToText(line, options.color)));
 	const files: string[] = [];
 	const given = Array.isArray(body['files']) ? body['files'] : [];
 	given.forEach((file, index) => {

@@ -1,6 +1,9 @@
 /** Why did my rating move (issue 8 §4): /rating, /race show and the preview over the memory store, fixed clock. */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fmtDelta } from '../../commands/shared.js';
+import { partsLine } from '../../commands/rating/why-text.js';
 import { ensureSampleLeague } from '../../src/console/sample-league.js';
+import { ratingScale } from '../../src/formats/rating-scale.js';
 import { createReplay } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { fieldOdds } from '../../src/ratings/odds.js';
@@ -196,4 +199,32 @@ describe('the preview', () => {
 		const odds = fieldOdds(['Argammon', 'Newbie', 'Duplode', 'dreadnaut'].map(perf));
 		expect(p.lines.map((l) => l.expectedRank)).toEqual(odds.expectedPosition);
 	});
+});
+
+describe('on screen, the parts add up', () => {
+	it.each(['endure', 'speed'])(
+		'%s: step × (observed − expected) from the numbers shown rounds to the change shown',
+		async (system) => {
+			const scale = ratingScale(system, getSystem(system).params());
+			const players = (await w.repo.ratingsAt(leagueId, system)).standings.slice(0, 60);
+			const state = await w.repo.loadState(leagueId);
+			let checked = 0;
+			for (const standing of players) {
+				const r = await w.services.ratings.rating(member, { player: state.resolve(standing.player)!.name, system });
+				const why = r.why!;
+				if (why.parts.kind !== 'rounds') throw new Error(`${system} explains by rounds`);
+				const line = partsLine(scale, why)!;
+				const [, change, step, observed, expected] =
+					/^Change ([+−][\d.]+) = ([\d.]+) points × \((\d+) \w+ − ([\d.]+) expected/.exec(line)!;
+				const shown = Number(change!.replace('−', '-'));
+				const exact = scale.difference(why.parts.k * (why.parts.observed - why.parts.expected));
+				// Where the exact change rounds to the change shown, the shown factors give it too.
+				if (Math.abs(exact - shown) < 0.04) {
+					expect(fmtDelta(Number(step) * (Number(observed) - Number(expected))), line).toBe(change);
+					checked++;
+				}
+			}
+			expect(checked).toBeGreaterThan(25); // of 60: the others’ exact change rounds away from the difference shown
+		},
+	);
 });
