@@ -21,6 +21,7 @@ async function runBot(): Promise<number> {
 	const log = createLogger({
 		level: config.LOG_LEVEL,
 		pretty: config.NODE_ENV === 'development' && process.stdout.isTTY,
+		secrets: [config.DISCORD_TOKEN],
 	});
 	// From here on SIGTERM / SIGINT close what is open so far, newest first (issue 9, item 9; src/shutdown.ts).
 	const shutdown = handleShutdownSignals({ log });
