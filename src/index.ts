@@ -7,6 +7,7 @@
 import { main } from './cli/main.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { createLogger } from './logger.js';
+import { handleShutdownSignals } from './shutdown.js';
 
 async function runBot(): Promise<number> {
 	let config: Config;
@@ -20,7 +21,10 @@ async function runBot(): Promise<number> {
 	const log = createLogger({
 		level: config.LOG_LEVEL,
 		pretty: config.NODE_ENV === 'development' && process.stdout.isTTY,
+		secrets: [config.DISCORD_TOKEN],
 	});
+	// From here on SIGTERM / SIGINT close what is open so far, newest first (issue 9, item 9; src/shutdown.ts).
+	const shutdown = handleShutdownSignals({ log });
 	const [
 		{ startBot },
 		{ commands, buttons },
@@ -46,12 +50,15 @@ async function runBot(): Promise<number> {
 	]);
 	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
 	const repo = createLeagueRepository(store);
+	shutdown.add('store', () => repo.close());
 	const jobs = store.namespace('jobs');
 	const notices = createNoticeService({ store: jobs, getLeague: (id) => repo.getLeague(id) });
 	// One chart renderer for the life of the process (a worker thread; re-creating it per chart leaks).
 	const charts = createChartRenderer();
+	shutdown.add('charts', () => charts.close());
 	const services = createServices(repo, { jobs, charts });
 	const client = await startBot({ config, context: { log, services, charts }, commands, buttons, notices });
+	shutdown.add('discord client', () => client.destroy());
 	const scheduler = createScheduler({
 		log,
 		jobs: createJobs({
@@ -63,21 +70,11 @@ async function runBot(): Promise<number> {
 			log,
 		}),
 	});
+	// Let a job in flight finish (it may be posting) before the client and then the store close.
+	shutdown.add('scheduler', () => scheduler.stop());
 	// Jobs post in the guilds the client knows: start them once it is ready.
 	if (client.isReady()) scheduler.start();
 	else client.once('clientReady', () => scheduler.start());
-	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-		process.once(signal, () => {
-			log.info({ signal }, 'shutting down');
-			// Let a job in flight finish (it may be posting) before the client and then the store close.
-			void scheduler
-				.stop()
-				.then(() => client.destroy())
-				.then(() => charts.close())
-				.then(() => repo.close())
-				.finally(() => process.exit(0));
-		});
-	}
 	return 0;
 }
 
@@ -100,6 +97,7 @@ async function runLocal(argv: readonly string[]): Promise<number> {
 			commands,
 			buttons,
 			context: (repo, log) => ({ log, charts, services: createServices(repo, { charts }) }),
+			handleSignals: true,
 		});
 	} finally {
 		await charts.close();

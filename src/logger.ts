@@ -1,12 +1,14 @@
 /**
  * Structured logging with pino, context first: `log.info({ cmd, guildId, userId }, 'msg')` (STYLE.md 20).
  * JSON lines in production; pino-pretty lines in development on a terminal. `write` sends each line to a
- * collector instead of stdout (tests).
+ * collector instead of stdout (tests). Every logged error (`{ err }`, or an Error as the first argument) goes through
+ * one redaction, src/log-redaction.ts: no token and no request body in the log (issue 9, item 1).
  */
 import { Writable } from 'node:stream';
-import { pino, stdSerializers, type DestinationStream } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from './config.js';
+import { serializeError } from './log-redaction.js';
 
 /** The subset of pino's logger the app uses (so handlers and tests can pass any compatible logger). */
 export interface LogFn {
@@ -30,6 +32,8 @@ export interface LoggerOptions {
 	readonly pretty?: boolean;
 	/** Where lines go (default: stdout). Tests pass a collector; each call receives one line without its newline. */
 	readonly write?: (line: string) => void;
+	/** Strings never to log (the bot token), replaced by `:token` in logged errors. */
+	readonly secrets?: readonly string[];
 }
 
 function destination(options: LoggerOptions): DestinationStream {
@@ -61,5 +65,7 @@ function destination(options: LoggerOptions): DestinationStream {
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-	return pino({ level: options.level, serializers: { err: stdSerializers.err } }, destination(options));
+	const secrets = options.secrets ?? [];
+	const err = (error: unknown) => serializeError(error, secrets);
+	return pino({ level: options.level, serializers: { err, error: err } }, destination(options));
 }

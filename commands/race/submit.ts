@@ -13,6 +13,7 @@ import {
 	type ModalSubmitInteraction,
 } from 'discord.js';
 import { customId, type CommandContext, type ModalHandler } from '../../src/discord/command.js';
+import { downloadAttachment, sizeText } from '../../src/services/attachment-download.js';
 import type { SubmitInput } from '../../src/services/race-service.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
@@ -27,16 +28,14 @@ export interface CsvAttachmentLimits {
 	readonly maxBytes: number;
 	/** What the file should be, for the refusal: "scoreboard", "history". */
 	readonly what: string;
+	/** Longest the download may take (default 15 s; tests shorten it). */
+	readonly timeoutMs?: number;
 }
 
-const sizeText = (bytes: number) =>
-	// Rounded up, so a file just over the limit never reads as the limit itself.
-	bytes >= 1024 * 1024 ? `${Math.ceil((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-
-/** Checks name and declared size before downloading; then reads at most `maxBytes` as UTF-8. */
+/** Checks name and declared size before downloading; then reads at most `maxBytes` as UTF-8 (issue 9, item 10). */
 export async function readCsvAttachment(
 	file: Attachment,
-	{ maxBytes, what }: CsvAttachmentLimits = { maxBytes: MAX_ATTACHMENT_BYTES, what: 'scoreboard' },
+	{ maxBytes, what, timeoutMs }: CsvAttachmentLimits = { maxBytes: MAX_ATTACHMENT_BYTES, what: 'scoreboard' },
 ): Promise<string> {
 	if (!file.name.toLowerCase().endsWith('.csv')) {
 		throw new UserFacingError(
@@ -50,13 +49,7 @@ export async function readCsvAttachment(
 			`The file is ${sizeText(file.size)}: at most ${sizeText(maxBytes)}. Nothing was stored.`,
 		);
 	}
-	const response = await fetch(file.url);
-	if (!response.ok)
-		throw new UserFacingError('file-unreadable', `Could not download the file (HTTP ${response.status}).`);
-	const bytes = new Uint8Array(await response.arrayBuffer());
-	if (bytes.length > maxBytes) {
-		throw new UserFacingError('file-too-large', `The file is larger than ${sizeText(maxBytes)}. Nothing was stored.`);
-	}
+	const bytes = await downloadAttachment(file.url, { maxBytes, timeoutMs });
 	try {
 		return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 	} catch {

@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../logger.js';
 import type { LeagueRepository } from '../storage/ports.js';
 import { createLeagueRepository } from '../storage/league-repository.js';
 import { openStore } from '../storage/store-url.js';
+import { handleShutdownSignals } from '../shutdown.js';
 import { CONSOLE_GUILD_ID } from './console-interaction.js';
 import { runConsole } from './console-loop.js';
 import { ensureSampleLeague } from './sample-league.js';
@@ -21,6 +22,8 @@ export interface StartConsoleOptions {
 	/** The handlers' context over the console's repository (the same services the bot builds). */
 	readonly context: (repo: LeagueRepository, log: Logger) => CommandContext;
 	readonly env?: Readonly<Record<string, string | undefined>>;
+	/** SIGTERM / SIGINT close the store and exit 0 (`npm start`; issue 9, item 9). Off in tests (one process). */
+	readonly handleSignals?: boolean;
 }
 
 export async function startConsole(options: StartConsoleOptions): Promise<number> {
@@ -42,6 +45,10 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 	});
 	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
 	const repo = createLeagueRepository(store);
+	// A terminal's Ctrl-C is a key for the line editor (raw mode), not a signal; a `kill` or a service manager's stop
+	// is one, and must not cut the store off mid-write.
+	const shutdown = options.handleSignals ? handleShutdownSignals({ log }) : undefined;
+	shutdown?.add('store', () => repo.close());
 	try {
 		const seeded = await ensureSampleLeague(repo, CONSOLE_GUILD_ID);
 		if (seeded.races > 0) {
@@ -67,6 +74,7 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 			outDir: resolve('data', 'console-out'),
 		});
 	} finally {
+		shutdown?.dispose();
 		await repo.close();
 	}
 }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `npm start` (issue 9, item 9): the set-up step, then the bot IN PLACE of this shell (`exec`), so that the process
+# npm started is the bot itself. npm forwards SIGTERM and SIGINT to that one process only (npm/cli#5776: a shell
+# between them, as in `setup && tsx …`, dies of the signal and leaves the bot running as an orphan). The bot then
+# shuts down gracefully (src/shutdown.ts) and npm exits with its exit code.
+# `node --import tsx` rather than the tsx command: tsx's command is a second Node process that relays signals to the
+# real one; the loader runs in the bot's own process.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+# Fewer glibc malloc arenas for sqlite3's worker threads (docs/storage.md: peak RSS ~300 MB -> 246 MB).
+export MALLOC_ARENA_MAX=2
+exec node --import tsx src/index.ts "$@"
