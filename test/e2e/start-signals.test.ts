@@ -125,7 +125,7 @@ describe('npm start and signals (issue 9, item 9)', () => {
 		const local = startNpm({});
 		await expect.poll(() => local.output(), { timeout: 30_000 }).toContain('first run: created league');
 		local.child.stdin?.write('/about\n');
-		await expect.poll(() => local.output(), { timeout: 10_000 }).toMatch(/\*\*pitwall \d+\.\d+\.\d+\*\*/);
+		await expect.poll(() => local.output(), { timeout: 10_000 }).toMatch(/^pitwall \d+\.\d+\.\d+$/m);
 		expect(existsSync(`${local.store}-wal`)).toBe(true);
 		const tree = processTree(local.child.pid!);
 		spawned.push(...tree.slice(1));

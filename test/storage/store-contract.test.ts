@@ -79,13 +79,6 @@ describe('STORE_URL', () => {
 		expect(() => parseStoreUrl('sqlite://')).toThrow(/file path/);
 	});
 
-	it('refuses postgres and redis clearly while their adapter is not installed', async () => {
-		await expect(openStore('postgresql://localhost/pitwall', () => {})).rejects.toThrow(
-			/@keyv\/postgres is not installed yet/,
-		);
-		await expect(openStore('redis://localhost', () => {})).rejects.toThrow(/@keyv\/redis is not installed yet/);
-	});
-
 	it('sqlite:// creates the directory and puts the file in WAL mode', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'pitwall-wal-'));
 		const path = join(dir, 'nested', 'league.sqlite');
