@@ -2,6 +2,7 @@
  * Reply helpers. Every message the bot sends goes out with `allowedMentions: { parse: [] }` (a league name or a
  * driver's nickname can never ping @everyone or a role), on top of the same client-wide default.
  */
+import { clip } from '../formats/clip-text.js';
 import { MessageFlags, type InteractionReplyOptions, type RepliableInteraction } from 'discord.js';
 
 export const NO_MENTIONS = { parse: [] } as const satisfies InteractionReplyOptions['allowedMentions'];
@@ -20,9 +21,10 @@ export interface AnswerOptions {
  */
 export async function answer(
 	interaction: RepliableInteraction,
-	body: ReplyBody,
+	given: ReplyBody,
 	options: AnswerOptions,
 ): Promise<void> {
+	const body = withinLimits(given);
 	const flags = options.ephemeral ? MessageFlags.Ephemeral : undefined;
 	if (interaction.deferred && !interaction.replied) {
 		await interaction.editReply({ ...body, allowedMentions: NO_MENTIONS });
@@ -31,6 +33,16 @@ export async function answer(
 	} else {
 		await interaction.reply({ ...body, allowedMentions: NO_MENTIONS, flags });
 	}
+}
+
+/** Discord refuses a message over 2,000 characters of content; the last guard, after each reply's own shortening. */
+export const CONTENT_MAX = 2000;
+
+/** `body` with its content within Discord's limit (embeds are fitted where they are built: src/formats/embed.ts). */
+export function withinLimits(body: ReplyBody): ReplyBody {
+	return typeof body.content === 'string' && body.content.length > CONTENT_MAX
+		? { ...body, content: clip(body.content, CONTENT_MAX) }
+		: body;
 }
 
 /** An ephemeral text answer (errors, confirmations only the user needs). */

@@ -3,6 +3,7 @@
  * from its metadata — organizer check, defer before work, error replies — so commands only do their own job.
  * The returned function never rejects: every failure is answered (when possible) and logged.
  */
+import { clip } from '../formats/clip-text.js';
 import {
 	MessageFlags,
 	PermissionFlagsBits,
@@ -17,7 +18,7 @@ import type { NoticeService } from '../services/notices.js';
 import { actorOf } from './actor.js';
 import { parseCustomId, type ButtonHandler, type Command, type CommandContext } from './command.js';
 import { isIgnoredDiscordError, UserFacingError } from './errors.js';
-import { answerEphemeral, NO_MENTIONS } from './reply.js';
+import { answerEphemeral, CONTENT_MAX, NO_MENTIONS } from './reply.js';
 
 export interface RouterOptions {
 	readonly commands: readonly Command[];
@@ -75,7 +76,7 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 		let content: string;
 		if (error instanceof UserFacingError) {
 			ctx.log.info({ code: error.code }, 'refused');
-			content = error.message;
+			content = clip(error.message, CONTENT_MAX);
 		} else {
 			ctx.log.error({ err: error }, 'interaction failed');
 			content = `Something went wrong (ref: ${interaction.id})`;

@@ -39,3 +39,9 @@ export function clipLines(
 	const left = body.length - kept.length;
 	return clip([...head, ...kept, `…and ${left} more`, ...tail].join('\n'), max);
 }
+
+/** A list in a sentence that stays short: "A, B, C and 4 more" (all of them when there are at most `max`). */
+export function listWithMore(items: readonly string[], max = 8): string {
+	const shown = items.slice(0, max).join(', ');
+	return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}

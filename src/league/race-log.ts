@@ -1,3 +1,4 @@
+import { listWithMore } from '../formats/clip-text.js';
 import type { LeagueConfig, LeagueEvent, LoggedEvent, RaceInput } from './league-events.js';
 import {
 	checkConfig,
@@ -356,7 +357,9 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				if (gone.id === into.id) throw new LeagueError(`${gone.name} and ${into.name} are the same player`);
 				const both = races.filter((r) => has(r, gone.id) && has(r, into.id)).map((r) => r.id);
 				if (both.length > 0) {
-					throw new LeagueError(`cannot merge ${gone.name} into ${into.name}: both raced in ${both.join(', ')}`);
+					throw new LeagueError(
+						`cannot merge ${gone.name} into ${into.name}: both raced in ${listWithMore(both)}${both.length > 8 ? ` (${both.length} races)` : ''}`,
+					);
 				}
 				const first = races.find((r) => has(r, gone.id))?.seq;
 				return {

@@ -1,4 +1,5 @@
 import type { LeagueConfig } from '../league/league-events.js';
+import { listWithMore } from '../formats/clip-text.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { applyParamText, ParamTextError } from '../formats/param-text.js';
 import { nameKey, newName } from '../league/race-log-checks.js';
@@ -129,7 +130,8 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 	const resolve = async (actor: Actor, league: string | undefined): Promise<LeagueInfo> => {
 		const guildId = requireGuild(actor);
 		const leagues = await repo.listLeagues(guildId);
-		const names = leagues.map((l) => `**${escapeForDiscord(l.config.name)}**`).join(', ');
+		// A server may have dozens of leagues: the refusals name a few and count the rest (issue 9 item 1).
+		const names = listWithMore(leagues.map((l) => `**${escapeForDiscord(l.config.name)}**`));
 		if (league !== undefined && league.trim() !== '') {
 			const key = nameKey(league);
 			const found = leagues.find((l) => nameKey(l.config.name) === key || l.id === league.trim());

@@ -1,3 +1,4 @@
+import { clip, clipLines } from '../formats/clip-text.js';
 import { randomUUID } from 'node:crypto';
 import type { EntryInput, RaceInput } from '../league/league-events.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
@@ -121,9 +122,11 @@ function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warning
 	const knownPlayers = state.players().flatMap((p) => [p.name, ...p.aliases]);
 	const result = parseScoreboard(text, { knownPlayers });
 	if (!result.ok) {
-		const lines = result.errors.map((e) => `line ${e.line}: ${e.message}`);
-		if (result.omitted > 0) lines.push(`…and ${result.omitted} more`);
-		throw refused('bad-scoreboard', `The scoreboard has problems, nothing was stored:\n${lines.join('\n')}`);
+		// Whole lines within Discord's 2,000 characters, the rest counted (issue 9 item 1: long lines made it 3,000).
+		const lines = result.errors.map((e) => clip(`line ${e.line}: ${e.message}`, 300));
+		const head = ['The scoreboard has problems, nothing was stored:'];
+		if (result.omitted === 0) throw refused('bad-scoreboard', clipLines(head, lines));
+		throw refused('bad-scoreboard', clipLines(head, lines, [`…and ${result.omitted} more`]));
 	}
 	const entries = result.entries.map((e) => ({
 		player: e.player,

@@ -10,6 +10,7 @@ import type { DailyStandingsService } from './daily-standings.js';
 import { leagueReadingDay } from './league-day.js';
 import type { ChannelMessage, ComposeOptions, MonthlyPostComposer } from './monthly-post-port.js';
 import { leagueScale } from './shown-scale.js';
+import { listWithMore } from '../formats/clip-text.js';
 import { EMBED_COLOURS, fitEmbed } from '../formats/embed.js';
 
 /**
@@ -45,12 +46,6 @@ const monthName = (month: string) =>
 		new Date(`${month}-01T12:00:00Z`),
 	);
 
-/** A list of names that fits: "A, B, C and 4 more". */
-function nameList(names: readonly string[], max = 8): string {
-	const shown = names.slice(0, max).join(', ');
-	return names.length > max ? `${shown} and ${names.length - max} more` : shown;
-}
-
 export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostComposer {
 	const { repo, daily, charts } = deps;
 	return {
@@ -85,7 +80,7 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 				`**${name(m.player)}** ${signed(Number(shown(m.to)) - Number(shown(m.from)))} (${shown(m.from)} → ${shown(m.to)})`;
 			const period = day === '01' ? monthName(previousMonth(month)) : `${periodStart} to ${asOf}`;
 			const list = (field: string, items: readonly string[], max?: number) =>
-				items.length > 0 && { name: field, value: nameList(items, max) };
+				items.length > 0 && { name: field, value: listWithMore(items, max) };
 			const image = charts === undefined ? undefined : 'ranking.png';
 			const embed = fitEmbed({
 				title: `Monthly ranking, ${period}`,

@@ -205,3 +205,37 @@ export async function readBody(req: IncomingMessage): Promise<{ body: unknown; f
 	}
 	return { body: type.includes('json') ? JSON.parse(raw.toString()) : raw.toString(), files: [] };
 }
+
+/**
+ * What Discord's API refuses in a message body (50035 Invalid Form Body): content over 2,000 characters, more than
+ * 10 embeds, an embed part over its limit, an empty field, or more than 6,000 characters in all embeds
+ * (https://discord.com/developers/docs/resources/message#embed-object-embed-limits). Undefined when it is accepted.
+ */
+export function messageProblem(body: Json | undefined): string | undefined {
+	if (body === undefined) return undefined;
+	const content = body['content'];
+	if (typeof content === 'string' && content.length > 2000) return `content: ${content.length} > 2000`;
+	const embeds = Array.isArray(body['embeds']) ? (body['embeds'] as Json[]) : [];
+	if (embeds.length > 10) return `embeds: ${embeds.length} > 10`;
+	let total = 0;
+	const text = (value: unknown) => (typeof value === 'string' ? value : '');
+	for (const [i, embed] of embeds.entries()) {
+		const parts: [string, string, number][] = [
+			['title', text(embed['title']), 256],
+			['description', text(embed['description']), 4096],
+			['footer.text', text((embed['footer'] as Json | undefined)?.['text']), 2048],
+			['author.name', text((embed['author'] as Json | undefined)?.['name']), 256],
+		];
+		const fields = Array.isArray(embed['fields']) ? (embed['fields'] as Json[]) : [];
+		if (fields.length > 25) return `embeds[${i}].fields: ${fields.length} > 25`;
+		for (const [j, field] of fields.entries()) {
+			if (text(field['name']) === '' || text(field['value']) === '') return `embeds[${i}].fields[${j}]: empty`;
+			parts.push([`fields[${j}].name`, text(field['name']), 256], [`fields[${j}].value`, text(field['value']), 1024]);
+		}
+		for (const [name, value, max] of parts) {
+			if (value.length > max) return `embeds[${i}].${name}: ${value.length} > ${max}`;
+			total += value.length;
+		}
+	}
+	return total > 6000 ? `embeds: ${total} characters > 6000` : undefined;
+}

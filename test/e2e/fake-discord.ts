@@ -21,6 +21,7 @@ import {
 	guildPayload,
 	InteractionRecord,
 	MEMBER_PERMISSIONS,
+	messageProblem,
 	pickMessageFields,
 	readBody,
 	reply,
@@ -36,6 +37,14 @@ import {
 } from './fake-discord-wire.js';
 
 export type * from './fake-discord-wire.js';
+
+/** Discord's answer to a message it will not take: 400, 50035 Invalid Form Body, saying which part. */
+const refuseForm = (res: ServerResponse, problem: string) =>
+	reply(res, 400, {
+		message: 'Invalid Form Body',
+		code: 50035,
+		errors: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: problem }] },
+	});
 
 export class FakeDiscord {
 	readonly token: string;
@@ -418,6 +427,8 @@ export class FakeDiscord {
 			}
 			const data = body['data'] as Json | undefined;
 			const type = Number(body['type']);
+			const problem = messageProblem(data);
+			if (problem !== undefined) return refuseForm(res, problem);
 			record.push({ kind: 'callback', type, data, files: request.files });
 			// 4 = message, 5 = deferred message, 7 = update message: each leaves an @original to edit later.
 			const original =
@@ -433,6 +444,8 @@ export class FakeDiscord {
 			if (!record) return reply(res, 404, { message: 'Unknown Webhook', code: 10015 });
 			const messageId = match[3] === '@original' ? record.id : (match[3] ?? '');
 			if (method === 'PATCH') {
+				const problem = messageProblem(body);
+				if (problem !== undefined) return refuseForm(res, problem);
 				record.push({ kind: 'edit', messageId: match[3] ?? '', data: body, files: request.files });
 				return reply(res, 200, this.message(body, messageId, request.files));
 			}
@@ -449,6 +462,8 @@ export class FakeDiscord {
 		if (method === 'POST' && (match = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path))) {
 			const record = this.interactions.get(match[2] ?? '');
 			if (!record) return reply(res, 404, { message: 'Unknown Webhook', code: 10015 });
+			const problem = messageProblem(body);
+			if (problem !== undefined) return refuseForm(res, problem);
 			record.push({ kind: 'followup', data: body, files: request.files });
 			return reply(res, 200, this.message(body, undefined, request.files));
 		}
@@ -484,6 +499,8 @@ export class FakeDiscord {
 			// enforce_nonce: Discord answers with the earlier message of the same nonce instead of posting again.
 			const earlier = list.find((post) => body['enforce_nonce'] === true && post.body['nonce'] === body['nonce']);
 			if (earlier) return reply(res, 200, earlier.message);
+			const problem = messageProblem(body);
+			if (problem !== undefined) return refuseForm(res, problem);
 			const message = this.message(body, undefined, request.files);
 			message['channel_id'] = id;
 			message['nonce'] = body['nonce'] ?? null;

@@ -98,8 +98,8 @@ export interface LeagueBot {
 	readonly repo: LeagueRepository;
 	/** A slash command's final answer: the reply, or the edit after a defer. */
 	readonly run: (name: string, options: RawOption[], actor?: Actor) => Promise<ReplyEvent & { deferred: boolean }>;
-	/** Asserts an ephemeral refusal matching `message` that pings nobody. */
-	readonly expectRefusal: (name: string, options: RawOption[], actor: Actor, message: RegExp) => Promise<void>;
+	/** Asserts an ephemeral refusal matching `message` that pings nobody; returns it. */
+	readonly expectRefusal: (name: string, options: RawOption[], actor: Actor, message: RegExp) => Promise<ReplyEvent>;
 	/** Submits a race and returns the preview text and its Confirm / Cancel customIds. */
 	readonly preview: (
 		options: RawOption[],
@@ -170,6 +170,7 @@ export function useLeagueBot(): LeagueBot {
 			}
 			expect(content(final)).toMatch(message);
 			expect(mentionsOf(final)).toEqual({ parse: [] });
+			return final;
 		},
 		preview: async (options, actor = ORGANIZER) => {
 			const handle = started().fake.sendSlashCommand('race', [sub('submit', options)], actor);
