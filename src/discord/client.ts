@@ -19,6 +19,13 @@ export function createClient(config: Pick<Config, 'DISCORD_API_URL'>, log: Logge
 	});
 	client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
 	client.on(Events.Warn, (message) => log.warn({ source: 'discord.js' }, message));
+	// The gateway drops now and then; discord.js reconnects and resumes the session (no event lost). Logged so an
+	// operator sees it; a close it cannot recover from (bad token, intents refused) is an error: the bot is offline.
+	client.on(Events.ShardReconnecting, (shard) => log.warn({ shard }, 'gateway connection lost: reconnecting'));
+	client.on(Events.ShardResume, (shard, replayed) => log.info({ shard, replayed }, 'gateway session resumed'));
+	client.on(Events.ShardDisconnect, (event, shard) =>
+		log.error({ shard, code: event.code }, 'gateway closed for good: the bot is offline'),
+	);
 	client.once(Events.ClientReady, (ready) =>
 		log.info({ user: ready.user.tag, guilds: ready.guilds.cache.size }, 'connected to Discord'),
 	);

@@ -38,6 +38,16 @@ import {
 
 export type * from './fake-discord-wire.js';
 
+/** A REST fault to inject (FakeDiscord.failRest). */
+export interface RestFault {
+	readonly method: string;
+	readonly path: RegExp;
+	readonly status: 429 | 500 | 502 | 503;
+	/** 429 only: seconds to wait (default 0.2). */
+	readonly retryAfter?: number;
+	readonly times?: number;
+}
+
 /** Discord's answer to a message it will not take: 400, 50035 Invalid Form Body, saying which part. */
 const refuseForm = (res: ServerResponse, problem: string) =>
 	reply(res, 400, {
@@ -58,6 +68,9 @@ export class FakeDiscord {
 	readonly commandRegistrations: { readonly path: string; readonly body: Json[] }[] = [];
 	/** Tokens presented in IDENTIFY. */
 	readonly identified: string[] = [];
+	/** Session ids the bot resumed (op 6) after `dropGateway`. */
+	readonly resumes: string[] = [];
+	private readonly faults: (RestFault & { left: number })[] = [];
 
 	private readonly server = createServer((req, res) => void this.handle(req, res));
 	private readonly wss = new WebSocketServer({ noServer: true });
@@ -276,6 +289,39 @@ export class FakeDiscord {
 		return record;
 	}
 
+	// ---- faults ----------------------------------------------------------------------------------------------------
+
+	/**
+	 * The next `times` (default 1) REST requests matching `method` and `path` get `status` instead of an answer: 429
+	 * with `retry_after` (seconds, as Discord sends it in the body and the Retry-After header), or a 5xx.
+	 */
+	failRest(fault: RestFault): void {
+		this.faults.push({ ...fault, left: fault.times ?? 1 });
+	}
+
+	/** Closes every gateway connection with `code` (4000: unknown error, which a client resumes after). */
+	dropGateway(code = 4000): void {
+		for (const ws of this.sockets) ws.close(code, 'fake-discord: dropped');
+	}
+
+	private takeFault(request: RecordedRequest): (RestFault & { left: number }) | undefined {
+		const fault = this.faults.find((f) => f.left > 0 && f.method === request.method && f.path.test(request.path));
+		if (fault !== undefined) fault.left--;
+		return fault;
+	}
+
+	private answerFault(res: ServerResponse, fault: RestFault): void {
+		if (fault.status !== 429)
+			return reply(res, fault.status, { message: `${fault.status}: fake-discord fault`, code: 0 });
+		const seconds = fault.retryAfter ?? 0.2;
+		res.writeHead(429, {
+			'content-type': 'application/json',
+			'retry-after': String(Math.ceil(seconds)),
+			'x-ratelimit-scope': 'user',
+		});
+		res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: seconds, global: false }));
+	}
+
 	// ---- gateway ---------------------------------------------------------------------------------------------------
 
 	private gateway(ws: WebSocket): void {
@@ -286,7 +332,16 @@ export class FakeDiscord {
 			const packet = JSON.parse(raw.toString()) as { op: number; d: unknown };
 			if (packet.op === 1) this.send(ws, { op: 11 });
 			if (packet.op === 2) this.identify(ws, packet.d as { token: string });
+			if (packet.op === 6) this.resume(ws, packet.d as { token: string; session_id: string });
 		});
+	}
+
+	/** A RESUME (op 6) after a dropped connection: the session continues, nothing was missed (no events queued). */
+	private resume(ws: WebSocket, resume: { token: string; session_id: string }): void {
+		if (resume.token !== this.token) return void ws.close(4004, 'Authentication failed.');
+		this.resumes.push(resume.session_id);
+		(ws as WebSocket & { identified?: boolean }).identified = true;
+		this.sendDispatch(ws, 'RESUMED', {});
 	}
 
 	private identify(ws: WebSocket, identify: { token: string }): void {
@@ -384,6 +439,8 @@ export class FakeDiscord {
 			files,
 		};
 		this.requests.push(request);
+		const fault = this.takeFault(request);
+		if (fault !== undefined) return this.answerFault(res, fault);
 		try {
 			this.route(request, res);
 		} catch (error) {
