@@ -4,6 +4,8 @@
  * console runs (src/console/): the same slash commands typed as text, over the same store; with arguments, the CLI
  * (`tsx src/index.ts demo` is `pitwall demo`).
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { main } from './cli/main.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { createLogger } from './logger.js';
@@ -35,6 +37,7 @@ async function runBot(): Promise<number> {
 		{ createChannelPoster },
 		{ createJobs },
 		{ createScheduler },
+		{ createLeaderLease },
 		{ createChartRenderer },
 	] = await Promise.all([
 		import('./discord/client.js'),
@@ -46,6 +49,7 @@ async function runBot(): Promise<number> {
 		import('./discord/channel-poster.js'),
 		import('./jobs/index.js'),
 		import('./jobs/scheduler.js'),
+		import('./jobs/leader-lease.js'),
 		import('./charts/create-chart-renderer.js'),
 	]);
 	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
@@ -59,8 +63,11 @@ async function runBot(): Promise<number> {
 	const services = createServices(repo, { jobs, charts });
 	const client = await startBot({ config, context: { log, services, charts }, commands, buttons, notices });
 	shutdown.add('discord client', () => client.destroy());
+	// Shards and an overlapping restart share the store: the jobs run where the lease is (src/jobs/leader-lease.ts).
+	const lease = createLeaderLease({ store: jobs, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` });
 	const scheduler = createScheduler({
 		log,
+		lease,
 		jobs: createJobs({
 			services,
 			jobs,

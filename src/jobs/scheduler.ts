@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createTask, validate, type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logger.js';
 import type { Job } from './job.js';
+import type { LeaderLease } from './leader-lease.js';
 
 /** How late a tick may fire and still run (a blocked event loop, a slow start). */
 export const MISSED_TOLERANCE_MS = 5 * 60_000;
@@ -18,6 +19,11 @@ export interface SchedulerOptions {
 	readonly log: Logger;
 	/** The instant a run starts (default: the system clock). */
 	readonly clock?: () => Date;
+	/**
+	 * Shared stores: runs only while this process holds the lease (leader-lease.ts), renewed three times a period.
+	 * Without it every process runs every job (one process per store).
+	 */
+	readonly lease?: LeaderLease | undefined;
 }
 
 export interface Scheduler {
@@ -30,7 +36,7 @@ export interface Scheduler {
 }
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
-	const { jobs, log, clock = () => new Date() } = options;
+	const { jobs, log, clock = () => new Date(), lease } = options;
 	const byName = new Map<string, Job>();
 	for (const job of jobs) {
 		if (byName.has(job.name)) throw new Error(`two jobs are named "${job.name}"`);
@@ -39,6 +45,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 	}
 	const running = new Map<string, Promise<void>>();
 	let tasks: ScheduledTask[] = [];
+	let renewal: NodeJS.Timeout | undefined;
+	const renew = () =>
+		lease?.isLeader(clock()).then(
+			() => {},
+			(error: unknown) => log.warn({ err: error }, 'could not renew the leader lease'),
+		);
 
 	const run = (job: Job, trigger: 'schedule' | 'manual'): Promise<void> => {
 		const jobLog = log.child({ job: job.name });
@@ -50,9 +62,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 		const now = clock();
 		const started = performance.now();
 		const durationMs = () => Math.round(performance.now() - started);
-		jobLog.info({ trigger, now: now.toISOString() }, 'job started');
 		const done = (async () => {
 			try {
+				if (lease !== undefined && !(await lease.isLeader(now))) {
+					jobLog.debug({ trigger }, 'job skipped: another process holds the leader lease');
+					return;
+				}
+				jobLog.info({ trigger, now: now.toISOString() }, 'job started');
 				await job.run({ now, log: jobLog });
 				jobLog.info({ durationMs: durationMs() }, 'job finished');
 			} catch (error) {
@@ -68,6 +84,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 	return {
 		start() {
 			if (tasks.length > 0) return;
+			if (lease !== undefined) {
+				void renew();
+				renewal = setInterval(() => void renew(), lease.periodMs / 3);
+				renewal.unref();
+			}
 			tasks = jobs.map((job) => {
 				const cronLog = log.child({ job: job.name, source: 'node-cron' });
 				const task = createTask(job.schedule, () => run(job, 'schedule'), {
@@ -104,6 +125,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 		async stop() {
 			const stopping = tasks;
 			tasks = [];
+			clearInterval(renewal);
+			renewal = undefined;
 			for (const task of stopping) await task.destroy();
 			await Promise.all(running.values());
 			if (stopping.length > 0) log.info({}, 'scheduler stopped');
