@@ -128,3 +128,22 @@ export function parseLocalConfig(env: Readonly<Record<string, string | undefined
 	if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issue.message));
 	return Object.freeze(result.data);
 }
+
+/** `SHARDS=auto|N` (src/discord/shard-manager.ts). */
+export type ShardsSetting = 'auto' | number;
+
+/** Discord's maximum is far below this; a typo such as 1000000 is refused. */
+const MAX_SHARDS = 4096;
+
+/** SHARDS of the environment for the top process; undefined in a shard (or when unset: one process, no manager). */
+export function shardsSetting(env: Readonly<Record<string, string | undefined>>): ShardsSetting | undefined {
+	if (env['SHARDING_MANAGER'] !== undefined) return undefined;
+	const value = env['SHARDS']?.trim();
+	if (value === undefined || value === '') return undefined;
+	if (value === 'auto') return 'auto';
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 1 || n > MAX_SHARDS) {
+		throw new ConfigError([`SHARDS must be auto or a whole number of shards from 1 to ${MAX_SHARDS}, not "${value}".`]);
+	}
+	return n;
+}

@@ -7,14 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { main } from './cli/main.js';
-import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
+import { ConfigError, loadConfig, loadDotEnv, shardsSetting, type Config, type ShardsSetting } from './config.js';
 import { createLogger } from './logger.js';
 import { handleShutdownSignals } from './shutdown.js';
 
 async function runBot(): Promise<number> {
 	let config: Config;
+	let shards: ShardsSetting | undefined;
 	try {
 		config = loadConfig();
+		shards = shardsSetting(process.env);
 	} catch (error) {
 		if (!(error instanceof ConfigError)) throw error;
 		process.stderr.write(`pitwall: ${error.message}\n(see .env.example)\n`);
@@ -27,6 +29,14 @@ async function runBot(): Promise<number> {
 	});
 	// From here on SIGTERM / SIGINT close what is open so far, newest first (issue 9, item 9; src/shutdown.ts).
 	const shutdown = handleShutdownSignals({ log });
+	if (shards !== undefined) {
+		// SHARDS=auto|N: this process only manages the shards, each of which runs this file as a bot.
+		const { startShards } = await import('./discord/shard-manager.js');
+		const running = await startShards({ shards, token: config.DISCORD_TOKEN, apiUrl: config.DISCORD_API_URL, log });
+		shutdown.add('shards', () => running.stop());
+		log.info({ shards: running.total }, 'shards running');
+		return 0;
+	}
 	const [
 		{ startBot },
 		{ commands, buttons },

@@ -68,6 +68,8 @@ export class FakeDiscord {
 	readonly commandRegistrations: { readonly path: string; readonly body: Json[] }[] = [];
 	/** Tokens presented in IDENTIFY. */
 	readonly identified: string[] = [];
+	/** The shards that identified, `[id, count]`, in order. */
+	readonly shards: [number, number][] = [];
 	/** Session ids the bot resumed (op 6) after `dropGateway`. */
 	readonly resumes: string[] = [];
 	private readonly faults: (RestFault & { left: number })[] = [];
@@ -331,7 +333,7 @@ export class FakeDiscord {
 		ws.on('message', (raw: Buffer) => {
 			const packet = JSON.parse(raw.toString()) as { op: number; d: unknown };
 			if (packet.op === 1) this.send(ws, { op: 11 });
-			if (packet.op === 2) this.identify(ws, packet.d as { token: string });
+			if (packet.op === 2) this.identify(ws, packet.d as { token: string; shard?: [number, number] });
 			if (packet.op === 6) this.resume(ws, packet.d as { token: string; session_id: string });
 		});
 	}
@@ -344,24 +346,34 @@ export class FakeDiscord {
 		this.sendDispatch(ws, 'RESUMED', {});
 	}
 
-	private identify(ws: WebSocket, identify: { token: string }): void {
+	private identify(ws: WebSocket, identify: { token: string; shard?: [number, number] }): void {
 		this.identified.push(identify.token);
 		if (identify.token !== this.token) return void ws.close(4004, 'Authentication failed.');
 		(ws as WebSocket & { identified?: boolean }).identified = true;
+		const shard = identify.shard ?? [0, 1];
+		(ws as WebSocket & { shard?: [number, number] }).shard = shard;
+		this.shards.push(shard);
 		this.sendDispatch(ws, 'READY', {
 			v: 10,
 			user: { id: this.botUserId, username: 'pitwall', discriminator: '0', global_name: null, avatar: null, bot: true },
 			guilds: [{ id: this.guildId, unavailable: true }],
 			session_id: `session-${this.snowflake()}`,
 			resume_gateway_url: `ws://127.0.0.1:${this.port}/gateway`,
-			shard: [0, 1],
+			shard,
 			application: { id: this.appId, flags: 0 },
 		});
 		this.sendDispatch(ws, 'GUILD_CREATE', guildPayload(this.guildId, channelPayload(this.channelId, this.guildId)));
 	}
 
 	private dispatch(event: string, data: Json): void {
-		const live = [...this.sockets].filter((ws) => (ws as WebSocket & { identified?: boolean }).identified);
+		// As Discord: a guild's events go to shard (guild_id >> 22) % shard_count only.
+		const guild = typeof data['guild_id'] === 'string' ? BigInt(data['guild_id']) : undefined;
+		const live = [...this.sockets].filter((ws) => {
+			const socket = ws as WebSocket & { identified?: boolean; shard?: [number, number] };
+			if (socket.identified !== true) return false;
+			const [id, count] = socket.shard ?? [0, 1];
+			return guild === undefined || Number((guild >> 22n) % BigInt(count)) === id;
+		});
 		if (live.length === 0) throw new Error(`no identified gateway connection to send ${event} to`);
 		for (const ws of live) this.sendDispatch(ws, event, data);
 	}
