@@ -20,8 +20,13 @@ let league: string;
 
 beforeEach(async () => {
 	w = world();
-	league = (await w.services.leagues.create(organizer, { name: 'Sunday Cup', headline: 'glicko', organizerRole: ROLE }))
-		.id;
+	league = (
+		await w.services.leagues.create(organizer, {
+			name: 'Sunday Cup',
+			headline: 'glicko',
+			organizerRole: { id: ROLE, managed: false },
+		})
+	).id;
 });
 
 describe('submit → preview', () => {
