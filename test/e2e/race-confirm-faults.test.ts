@@ -92,3 +92,17 @@ describe('organizer status at Confirm (issue 9 item 6b)', () => {
 		expect(content(stored[1]!)).toBe('Stored as **R3** in **Sunday Cup**.');
 	});
 });
+
+describe('a double click (issue 9 item 3)', () => {
+	it('two presses of Confirm at once: one "Stored as R4" with its announcement, one "Already stored", one event', async () => {
+		const p = await bot.preview([text('results', '1. Carol; 2. Alice')]);
+		const answers = await Promise.all([bot.click(p.confirm!), bot.click(p.confirm!)]);
+		const texts = answers.map((events) => content(events[1]!)).sort();
+		expect(texts).toEqual([
+			'Already stored as **R4** in **Sunday Cup**: nothing was stored twice.',
+			'Stored as **R4** in **Sunday Cup**.\nNew players: Carol.',
+		]);
+		expect(answers.map((events) => events.length).sort()).toEqual([2, 3]); // one public announcement
+		expect(await eventCount()).toBe(6);
+	});
+});
