@@ -183,9 +183,10 @@ export default {
 		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);
 		const o = interaction.options;
+		const role = o.getRole('organizer-role');
 		const common = {
 			timezone: o.getString('timezone') ?? undefined,
-			organizerRole: o.getRole('organizer-role')?.id,
+			organizerRole: role === null ? undefined : { id: role.id, managed: role.managed },
 			rankingChannel: o.getChannel('ranking-channel')?.id,
 		};
 		switch (o.getSubcommand()) {

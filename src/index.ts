@@ -63,7 +63,7 @@ async function runBot(): Promise<number> {
 		import('./charts/create-chart-renderer.js'),
 	]);
 	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
-	const repo = createLeagueRepository(store);
+	const repo = createLeagueRepository(store, { log });
 	shutdown.add('store', () => repo.close());
 	const jobs = store.namespace('jobs');
 	const notices = createNoticeService({ store: jobs, getLeague: (id) => repo.getLeague(id) });

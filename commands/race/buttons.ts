@@ -18,12 +18,17 @@ interface Announcement {
 /**
  * Confirm / Cancel of a preview waiting in the race service: Cancel drops it and says what was not done; Confirm
  * stores it, replaces the preview with `stored` (only its user sees it) and announces `announcement` to everyone.
+ * A Confirm of a preview stored before (pressed twice, retried after an error) has no announcement: it was made.
  */
 function previewButtons(
 	prefix: string,
 	cancelled: string,
 	cancel: (races: RaceService, actor: Actor, id: string) => Promise<unknown>,
-	confirm: (races: RaceService, actor: Actor, id: string) => Promise<{ stored: string; announcement: Announcement }>,
+	confirm: (
+		races: RaceService,
+		actor: Actor,
+		id: string,
+	) => Promise<{ stored: string; announcement?: Announcement | undefined }>,
 ): ButtonHandler {
 	return {
 		prefix,
@@ -40,6 +45,7 @@ function previewButtons(
 			if (action !== 'confirm') throw new UserFacingError('unknown-button', 'This button is no longer active.');
 			const { stored, announcement } = await confirm(races, actor, id);
 			await interaction.editReply({ content: clip(stored), components: [], allowedMentions: NO_MENTIONS });
+			if (announcement === undefined) return;
 			await interaction.followUp({
 				content: clip(announcement.content),
 				embeds: [embedOf(announcement.embed)],
@@ -49,6 +55,9 @@ function previewButtons(
 	};
 }
 
+/** The answer to a second Confirm of one preview (issue 9 item 3). */
+const alreadyStored = (what: string) => `${what}: nothing was stored twice.`;
+
 /** The buttons of a race preview: `race:confirm:<preview id>`, `race:cancel:<preview id>`. */
 export const raceButtons = previewButtons(
 	'race',
@@ -57,6 +66,7 @@ export const raceButtons = previewButtons(
 	async (races, actor, id) => {
 		const done = await races.confirm(actor, id);
 		const league = esc(done.league.config.name);
+		if (done.already) return { stored: alreadyStored(`Already stored as **${done.race}** in **${league}**`) };
 		const news = done.newPlayers.length > 0 ? `\nNew players: ${done.newPlayers.map(esc).join(', ')}.` : '';
 		return {
 			stored: `Stored as **${done.race}** in **${league}**.${news}`,
@@ -74,7 +84,10 @@ export const raceEditButtons = previewButtons(
 	'Cancelled: nothing was changed.',
 	(races, actor, id) => races.cancelEdit(actor, id),
 	async (races, actor, id) => {
-		const { view, warnings } = await races.confirmEdit(actor, id);
+		const { view, warnings, already } = await races.confirmEdit(actor, id);
+		if (already) {
+			return { stored: alreadyStored(`Already edited: **${view.race.id}** in **${esc(view.league.config.name)}**`) };
+		}
 		const race = raceEmbed(view);
 		const check = warnings.map((w) => `- ${esc(w)}`);
 		return {

@@ -44,7 +44,7 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 		write: (line) => err(`${line}\n`),
 	});
 	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
-	const repo = createLeagueRepository(store);
+	const repo = createLeagueRepository(store, { log });
 	// A terminal's Ctrl-C is a key for the line editor (raw mode), not a signal; a `kill` or a service manager's stop
 	// is one, and must not cut the store off mid-write.
 	const shutdown = options.handleSignals ? handleShutdownSignals({ log }) : undefined;

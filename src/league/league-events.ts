@@ -45,14 +45,25 @@ export interface EventMeta {
 
 export type LeagueEventBody =
 	| { readonly type: 'league-configured'; readonly config: LeagueConfig }
-	| { readonly type: 'race-submitted'; readonly race: RaceInput }
+	/**
+	 * `preview`: the id of the preview confirmed into this race (issue 9 item 3). The log refuses a second event with
+	 * the same preview id, so a Confirm pressed again (a retry, another process, after a restart) stores nothing.
+	 */
+	| { readonly type: 'race-submitted'; readonly race: RaceInput; readonly preview?: string | undefined }
 	/**
 	 * A whole history brought in at once (`/league import`, issue 8 §1): one record, so it is stored all or nothing on
 	 * every store. The fold applies it as one race-submitted per race, ids R1..RN, all at this event's seq.
 	 */
 	| { readonly type: 'league-imported'; readonly races: readonly RaceInput[]; readonly source: string }
 	| { readonly type: 'race-voided'; readonly race: string; readonly reason: string }
-	| { readonly type: 'race-edited'; readonly race: string; readonly reason: string; readonly changes: RaceInput }
+	| {
+			readonly type: 'race-edited';
+			readonly race: string;
+			readonly reason: string;
+			readonly changes: RaceInput;
+			/** The correction preview confirmed (as for race-submitted). */
+			readonly preview?: string | undefined;
+	  }
 	/** A voided race counts again, as it was before its void (issue 8 §3). */
 	| { readonly type: 'race-restored'; readonly race: string; readonly reason: string }
 	| { readonly type: 'player-renamed'; readonly player: string; readonly name: string }

@@ -39,6 +39,8 @@ export interface RaceEdit {
 	readonly by: string;
 	readonly at: string;
 	readonly reason: string;
+	/** The correction preview confirmed into this edit (issue 9 item 3). */
+	readonly preview?: string | undefined;
 }
 
 export interface RaceRecord {
@@ -58,6 +60,14 @@ export interface RaceRecord {
 	readonly submittedAt: string;
 	readonly status: 'confirmed' | 'voided';
 	readonly edits: readonly RaceEdit[];
+	/** The preview confirmed into this race (issue 9 item 3); absent for races stored otherwise (imports, the CLI). */
+	readonly preview?: string | undefined;
+}
+
+/** What a confirmed preview became: a race submitted, or an edit of one. */
+export interface StoredPreview {
+	readonly race: string;
+	readonly kind: 'submitted' | 'edited';
 }
 
 /** An event at `seq` that changed rated history from the race submitted at `from` on (void, edit, merge, params). */
@@ -102,6 +112,8 @@ export interface LeagueLog {
 	race(id: string): RaceRecord | undefined;
 	/** Confirmed races submitted after `afterSeq`, in rating order, entries by player id, with their seq. */
 	ratedRaces(afterSeq?: number): RatedRace[];
+	/** The race a preview id was confirmed into, if it was (idempotent Confirm, issue 9 item 3). */
+	storedPreview(preview: string): StoredPreview | undefined;
 	/** The earliest race seq changed by an event after `basis` (Infinity when none). */
 	touchedSince(basis: number): number;
 	snapshot(): LeagueLogSnapshot;
@@ -121,6 +133,14 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	const races: RaceRecord[] = [...(from?.races ?? [])];
 	const raceIndex = new Map(races.map((race, i) => [race.id, i]));
 	const retro: Retro[] = [...(from?.retro ?? [])];
+	const previews = new Map<string, StoredPreview>();
+	const notePreviews = (race: RaceRecord) => {
+		if (race.preview !== undefined) previews.set(race.preview, { race: race.id, kind: 'submitted' });
+		for (const edit of race.edits) {
+			if (edit.preview !== undefined) previews.set(edit.preview, { race: race.id, kind: 'edited' });
+		}
+	};
+	races.forEach(notePreviews);
 	const names = new Map<string, string>();
 	const index = (p: PlayerInfo) => {
 		if (p.mergedInto !== undefined) return;
@@ -197,6 +217,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					submittedAt: event.at,
 					status: 'confirmed',
 					edits: [],
+					...(event.preview !== undefined && { preview: event.preview }),
 				};
 				return {
 					race: id,
@@ -205,6 +226,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						created.forEach(setPlayer);
 						raceIndex.set(id, races.length);
 						races.push(record);
+						notePreviews(record);
 					},
 				};
 			}
@@ -267,6 +289,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					by: event.by,
 					at: event.at,
 					reason: reason(event.reason),
+					...(event.type === 'race-edited' && event.preview !== undefined && { preview: event.preview }),
 				};
 				let next: RaceRecord = { ...race, status: 'voided', edits: [...race.edits, edit] };
 				let created: PlayerInfo[] = [];
@@ -287,6 +310,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						submittedAt: race.submittedAt,
 						status: 'confirmed',
 						edits: [...race.edits, edit],
+						...(race.preview !== undefined && { preview: race.preview }),
 					};
 				}
 				return {
@@ -297,6 +321,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						created.forEach(setPlayer);
 						races[i] = next;
 						retro.push({ seq: at, from: race.seq });
+						notePreviews(next);
 					},
 				};
 			}
@@ -394,6 +419,14 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		seq: () => seq,
 		config: () => config,
 		check(event) {
+			// Refused on new events only: `apply` folds what is stored, whatever it holds.
+			const preview = event.type === 'race-submitted' || event.type === 'race-edited' ? event.preview : undefined;
+			const stored = preview === undefined ? undefined : previews.get(preview);
+			if (stored !== undefined) {
+				throw new LeagueError(
+					`this preview was already ${stored.kind === 'submitted' ? 'stored as' : 'confirmed as an edit of'} ${stored.race}`,
+				);
+			}
 			const planned = plan(event, seq + 1);
 			checkNewNames(event, config, resolve);
 			return resultOf(planned);
@@ -423,6 +456,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 			}
 			return out;
 		},
+		storedPreview: (preview) => previews.get(preview),
 		touchedSince: (basis) => retro.reduce((min, r) => (r.seq > basis && r.from < min ? r.from : min), Infinity),
 		snapshot: () => ({ version: 1, seq, config, players: [...players.values()], races: [...races], retro: [...retro] }),
 	};

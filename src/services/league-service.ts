@@ -18,18 +18,25 @@ import { formatLocal } from './zoned-time.js';
 
 /** Leagues of a server: create, configure, describe, list, and find the one a command means. */
 
+/** A role as the command's role option gives it: its id, and whether Discord or an integration manages it. */
+export interface RoleChoice {
+	readonly id: string;
+	readonly managed: boolean;
+}
+
 export interface CreateLeagueInput {
 	readonly name: string;
 	readonly headline?: string | undefined;
 	readonly timezone?: string | undefined;
-	readonly organizerRole?: string | undefined;
+	readonly organizerRole?: RoleChoice | undefined;
 	readonly rankingChannel?: string | undefined;
 }
 
 export interface ConfigureLeagueInput {
 	readonly headline?: string | undefined;
 	readonly timezone?: string | undefined;
-	readonly organizerRole?: string | undefined;
+	/** Changed only by members with Manage Server (issue 9 item 6a). */
+	readonly organizerRole?: RoleChoice | undefined;
 	readonly rankingChannel?: string | undefined;
 	readonly reset?: 'yearly' | 'none' | undefined;
 	/** Rating parameters as `system.name=value …` (param-text.ts). */
@@ -88,6 +95,29 @@ function checkSystem(system: string): string {
 		);
 	}
 	return system;
+}
+
+/**
+ * The organizer role may not be one every member has (issue 9 item 6a). Discord guarantees exactly one such role:
+ * @everyone, whose id is the server's id. Whether any other role is on every member cannot be known from an
+ * interaction (it would take the privileged member list), and any role can be taken away from a member, so it is
+ * the admins' choice. Managed roles are refused too: Discord or an integration hands them out (a bot's own role,
+ * Server Booster, a subscription's or linked role), not the server's admins, so they say nothing about who organizes.
+ */
+function checkOrganizerRole(role: RoleChoice, guildId: string): string {
+	if (role.id === guildId) {
+		throw refused(
+			'everyone-role',
+			'@everyone is every member of the server, so it cannot be the organizer role (anyone could submit, void and edit races). Choose a role given to organizers only.',
+		);
+	}
+	if (role.managed) {
+		throw refused(
+			'managed-role',
+			'That role is managed by Discord or an integration (a bot’s role, Server Booster, a linked role): the server’s admins do not choose who has it, so it cannot be the organizer role. Choose a role given to organizers only.',
+		);
+	}
+	return role.id;
 }
 
 /** The ranking post settings after `/league config` (issue 7 §3), refused with a message the organizer can act on. */
@@ -165,7 +195,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				headline: checkSystem(input.headline ?? DEFAULT_HEADLINE),
 				params: {},
 				timezone: checkTimezone(input.timezone ?? DEFAULT_TIMEZONE),
-				...(input.organizerRole !== undefined && { organizerRole: input.organizerRole }),
+				...(input.organizerRole !== undefined && { organizerRole: checkOrganizerRole(input.organizerRole, guildId) }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
 			};
 			return refuse('bad-league', () => repo.createLeague(config, actor.userId));
@@ -173,6 +203,15 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 		async configure(actor, league, input) {
 			const info = await resolve(actor, league);
 			requireOrganizer(actor, info.config);
+			const organizerRole = input.organizerRole && checkOrganizerRole(input.organizerRole, info.config.guildId);
+			if (organizerRole !== undefined && organizerRole !== info.config.organizerRole && !actor.manageGuild) {
+				// The role grants the right to submit, void and edit: handing it on is the admins' act, as creating a league
+				// is. A role organizer could otherwise give it to a role of their own choosing and lock the others out.
+				throw refused(
+					'organizer-role-admin',
+					'Only members with Manage Server can change the organizer role; the other settings are yours to change.',
+				);
+			}
 			const reset = input.reset === undefined ? info.config.reset : input.reset === 'yearly' ? 'yearly' : undefined;
 			let params = info.config.params;
 			if (input.parameters !== undefined) {
@@ -189,7 +228,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				reset,
 				...(input.headline !== undefined && { headline: checkSystem(input.headline) }),
 				...(input.timezone !== undefined && { timezone: checkTimezone(input.timezone) }),
-				...(input.organizerRole !== undefined && { organizerRole: input.organizerRole }),
+				...(organizerRole !== undefined && { organizerRole }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
 			};
 			const rankingPost = configuredRankingPost(updated, input);

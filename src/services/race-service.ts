@@ -1,11 +1,11 @@
 import { clip, clipLines } from '../formats/clip-text.js';
 import { randomUUID } from 'node:crypto';
 import type { EntryInput, RaceInput } from '../league/league-events.js';
-import type { LeagueLog, RaceRecord } from '../league/race-log.js';
+import type { LeagueLog, RaceRecord, StoredPreview } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { parseScoreboard } from '../formats/scoreboard.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
-import { isOrganizer, requireOrganizer, type Actor } from './actor.js';
+import { requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { createChangeCache, type ChangeCache } from './change-cache.js';
@@ -16,7 +16,10 @@ import { previewRatings, type PreviewLine } from './race-preview.js';
 
 /**
  * Race submissions: submit → parse → validate → preview (nothing stored; the preview waits in memory for 15 minutes,
- * keyed by an id the Confirm/Cancel buttons carry); confirm → one race-submitted event. Also void, edit, show, list.
+ * keyed by an id the Confirm/Cancel buttons carry); confirm → one race-submitted event carrying the preview id. The
+ * preview is dropped only once its event is stored, and the log refuses a second event with the same preview id, so
+ * Confirm can be pressed again after any failure: it stores the race, or answers where it already is (issue 9 item
+ * 3). Also void, edit (previewed and confirmed the same way), show, list.
  */
 
 export const PREVIEW_TTL_MS = 15 * 60 * 1000;
@@ -47,11 +50,25 @@ export interface RacePreview {
 	readonly by: string;
 }
 
-export interface ConfirmedRace {
-	readonly league: LeagueInfo;
-	readonly race: string;
-	readonly newPlayers: readonly string[];
-	readonly preview: RacePreview;
+/**
+ * A confirmed preview: stored now, or (`already`) stored by an earlier press of the same Confirm, here, before a
+ * restart or in another process; nothing was stored twice (issue 9 item 3).
+ */
+export type ConfirmedRace =
+	| {
+			readonly already: false;
+			readonly league: LeagueInfo;
+			readonly race: string;
+			readonly newPlayers: readonly string[];
+			readonly preview: RacePreview;
+	  }
+	| { readonly already: true; readonly league: LeagueInfo; readonly race: string };
+
+/** A confirmed correction (`already`: by an earlier press of the same Confirm, as for ConfirmedRace). */
+export interface ConfirmedEdit {
+	readonly already: boolean;
+	readonly view: RaceView;
+	readonly warnings: readonly string[];
 }
 
 export interface RaceView {
@@ -95,15 +112,16 @@ export interface RaceService {
 	submit(actor: Actor, input: SubmitInput): Promise<RacePreview>;
 	/** Refuses, as `submit` would, a member who may not submit to the league (before a form is opened). */
 	checkSubmitter(actor: Actor, league: string | undefined): Promise<LeagueInfo>;
+	/** By an organizer at the time of the press (issue 9 item 6b); idempotent per preview (ConfirmedRace). */
 	confirm(actor: Actor, previewId: string): Promise<ConfirmedRace>;
 	cancel(actor: Actor, previewId: string): Promise<RacePreview>;
 	void(actor: Actor, race: string, reason: string): Promise<RaceView>;
 	/** A voided race counts again; ratings replay from it on, as after an edit. */
 	restore(actor: Actor, race: string, reason: string): Promise<RaceView>;
 	edit(actor: Actor, race: string, text: string, reason: string): Promise<{ view: RaceView; warnings: string[] }>;
-	/** `edit` checked and shown, stored only on `confirmEdit` (within 15 minutes, by its author or an organizer). */
+	/** `edit` checked and shown, stored only on `confirmEdit` (within 15 minutes, by an organizer). */
 	previewEdit(actor: Actor, race: string, text: string, reason: string): Promise<EditPreview>;
-	confirmEdit(actor: Actor, previewId: string): Promise<{ view: RaceView; warnings: readonly string[] }>;
+	confirmEdit(actor: Actor, previewId: string): Promise<ConfirmedEdit>;
 	cancelEdit(actor: Actor, previewId: string): Promise<EditPreview>;
 	show(actor: Actor, race: string): Promise<RaceView>;
 	list(actor: Actor, league: string | undefined, page?: number): Promise<RacePage>;
@@ -161,43 +179,65 @@ export function createRaceService(
 	};
 
 	/**
-	 * A waiting preview (a submission or a correction), for its author or another organizer; refused once expired or
-	 * handled, saying what was not done and what to run again.
+	 * A waiting preview (a submission or a correction), for an organizer of its league: organizer status is checked
+	 * again at every press, from the member of the button's interaction, so a member whose role was revoked since the
+	 * preview can no longer confirm or cancel it (issue 9 item 6b). The preview stays until its event is stored.
 	 */
-	const claimFrom = async <P extends { preview: { league: LeagueInfo; by: string } }>(
+	const claimFrom = async <P extends { preview: { league: LeagueInfo } }>(
 		map: Map<string, P>,
 		actor: Actor,
 		previewId: string,
-		words: { notDone: string; again: string; author: string },
-	): Promise<P & { league: LeagueInfo }> => {
+	): Promise<(P & { league: LeagueInfo }) | undefined> => {
 		sweep();
 		const p = map.get(previewId);
-		if (!p) {
-			throw refused(
-				'preview-expired',
-				`This preview has expired or was already handled (previews last 15 minutes): ${words.notDone}. ${words.again}`,
-			);
-		}
+		if (!p) return undefined;
 		const league = (await repo.getLeague(p.preview.league.id)) ?? p.preview.league;
-		if (actor.userId !== p.preview.by && !isOrganizer(actor, league.config)) {
-			throw refused('not-submitter', `Only the organizer who ${words.author}, or another organizer, can do this.`);
-		}
+		requireOrganizer(actor, league.config);
 		return { ...p, league };
 	};
-	const claim = (actor: Actor, previewId: string) =>
-		claimFrom(pending, actor, previewId, {
-			notDone: 'nothing was stored',
-			again: 'Submit the race again.',
-			author: 'submitted this race',
-		});
-	const claimEdit = async (actor: Actor, previewId: string) => {
-		const p = await claimFrom(pendingEdits, actor, previewId, {
-			notDone: 'nothing was changed',
-			again: 'Run /race edit again.',
-			author: 'asked for this change',
-		});
-		pendingEdits.delete(previewId);
-		return p;
+
+	/**
+	 * A preview that is not waiting here may have been stored already: by this Confirm's first press whose answer was
+	 * lost, by a Confirm before a restart, or by another process over the same store. The button carries only the
+	 * preview id, so the leagues of the member's server are asked (the log records the preview id, issue 9 item 3).
+	 */
+	const findStored = async (actor: Actor, previewId: string, kind: StoredPreview['kind']) => {
+		if (actor.guildId === undefined) return undefined;
+		for (const league of await leagues.list(actor.guildId)) {
+			const state = await repo.loadState(league.id);
+			const stored = state.storedPreview(previewId);
+			if (stored?.kind === kind) {
+				requireOrganizer(actor, league.config);
+				return { league, state, race: stored.race };
+			}
+		}
+		return undefined;
+	};
+
+	const expired = (notDone: string, again: string) =>
+		refused(
+			'preview-expired',
+			`This preview has expired or was already handled (previews last 15 minutes): ${notDone}. ${again}`,
+		);
+
+	/**
+	 * Appends the event of a confirmed preview. When the log refuses it because the preview is already stored (a second
+	 * press that raced the first, or a retry whose first write was durable), the answer is that race, not an error.
+	 */
+	const commit = async <T>(
+		league: LeagueInfo,
+		previewId: string,
+		kind: StoredPreview['kind'],
+		code: string,
+		append: () => Promise<T>,
+	): Promise<{ result: T } | { already: string }> => {
+		try {
+			return { result: await refuse(code, append) };
+		} catch (error) {
+			const stored = (await repo.loadState(league.id)).storedPreview(previewId);
+			if (stored?.kind === kind) return { already: stored.race };
+			throw error;
+		}
 	};
 
 	/** A correction of a race as `edit` stores it and `previewEdit` shows it: organizers only, same date and mode. */
@@ -272,24 +312,32 @@ export function createRaceService(
 			return preview;
 		},
 		async confirm(actor, previewId) {
-			const claimed = await claim(actor, previewId);
+			const claimed = await claimFrom(pending, actor, previewId);
+			if (claimed === undefined) {
+				const stored = await findStored(actor, previewId, 'submitted');
+				if (stored) return { already: true, league: stored.league, race: stored.race };
+				throw expired('nothing was stored', 'Submit the race again.');
+			}
 			const { preview, league } = claimed;
-			pending.delete(previewId);
 			// "Dated the day it is confirmed" (issue 7 §1): a preview left open over midnight takes the new day.
 			const race = preview.datedToday
 				? { ...claimed.race, date: calendarDay(league.config.timezone, clock()) }
 				: claimed.race;
-			const result = await refuse('bad-race', () =>
-				repo.appendEvent(league.id, { type: 'race-submitted', race, by: actor.userId }),
+			// A failure here keeps the preview (pressing Confirm again retries); it is dropped once the event is stored.
+			const done = await commit(league, previewId, 'submitted', 'bad-race', () =>
+				repo.appendEvent(league.id, { type: 'race-submitted', race, preview: previewId, by: actor.userId }),
 			);
+			pending.delete(previewId);
+			if ('already' in done) return { already: true, league, race: done.already };
 			const state = await repo.loadState(league.id);
-			const newPlayers = result.newPlayers.map((id) => state.resolve(id)?.name ?? id);
-			return { league, race: result.race ?? '?', newPlayers, preview };
+			const newPlayers = done.result.newPlayers.map((id) => state.resolve(id)?.name ?? id);
+			return { already: false, league, race: done.result.race ?? '?', newPlayers, preview };
 		},
 		async cancel(actor, previewId) {
-			const { preview } = await claim(actor, previewId);
+			const claimed = await claimFrom(pending, actor, previewId);
+			if (claimed === undefined) throw expired('nothing was stored', 'Submit the race again.');
 			pending.delete(previewId);
-			return preview;
+			return claimed.preview;
 		},
 		async void(actor, ref, reason) {
 			const { league, record } = await findRace(actor, ref);
@@ -344,12 +392,37 @@ export function createRaceService(
 			return preview;
 		},
 		async confirmEdit(actor, previewId) {
-			const { preview, text } = await claimEdit(actor, previewId);
-			const ref = `${preview.league.id}/${preview.race}`;
-			return this.edit(actor, ref, text, preview.reason);
+			const claimed = await claimFrom(pendingEdits, actor, previewId);
+			if (claimed === undefined) {
+				const stored = await findStored(actor, previewId, 'edited');
+				if (stored) {
+					const race = stored.state.race(stored.race)!;
+					return { already: true, view: view(stored.league, stored.state, race), warnings: [] };
+				}
+				throw expired('nothing was changed', 'Run /race edit again.');
+			}
+			const { preview, text } = claimed;
+			const { league, record, changes, warnings } = await planEdit(actor, `${preview.league.id}/${preview.race}`, text);
+			const done = await commit(league, previewId, 'edited', 'bad-edit', () =>
+				repo.appendEvent(league.id, {
+					type: 'race-edited',
+					race: record.id,
+					reason: preview.reason,
+					changes,
+					preview: previewId,
+					by: actor.userId,
+				}),
+			);
+			pendingEdits.delete(previewId);
+			const after = await repo.loadState(league.id);
+			const race = 'already' in done ? done.already : record.id;
+			return { already: 'already' in done, view: view(league, after, after.race(race)!), warnings };
 		},
 		async cancelEdit(actor, previewId) {
-			return (await claimEdit(actor, previewId)).preview;
+			const claimed = await claimFrom(pendingEdits, actor, previewId);
+			if (claimed === undefined) throw expired('nothing was changed', 'Run /race edit again.');
+			pendingEdits.delete(previewId);
+			return claimed.preview;
 		},
 		async show(actor, ref) {
 			const { league, state, record } = await findRace(actor, ref);

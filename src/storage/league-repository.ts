@@ -30,6 +30,8 @@ export interface LeagueRepositoryOptions {
 	readonly stateEvery?: number;
 	/** Timestamps of events (default: the system clock). */
 	readonly clock?: () => Date;
+	/** Hears a cache write that failed after its event was stored (issue 9 item 3); default: nothing is logged. */
+	readonly log?: { warn(context: object, message: string): void } | undefined;
 }
 
 interface Session {
@@ -52,7 +54,7 @@ export const leagueId = (guildId: string, name: string): string => {
 };
 
 export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
-	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date() } = options;
+	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date(), log: logger } = options;
 	const events = store.namespace('events');
 	const states = store.namespace('league-state');
 	const guilds = store.namespace('guilds');
@@ -99,19 +101,36 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			const event = JSON.parse(JSON.stringify({ ...input, seq: s.log.seq() + 1 })) as LoggedEvent;
 			if (await appendEvent(events, league, event)) {
 				const result = s.log.apply(event);
-				if ((event.seq + 1) % stateEvery === 0) await states.set(league, stateToRecord(league, s.log.snapshot()));
-				for (const [k, system] of systems.entries()) {
-					await s.ratings.bring(
-						s.log,
-						system,
-						progress && ((done, total) => progress(k * total + done, systems.length * total)),
-					);
-				}
+				await refreshCaches(league, s, event.seq, progress);
 				return { seq: event.seq, ...result };
 			}
 			await roll(league, s.log); // another process appended first: re-check against the new head
 		}
 		throw new StoreError(`could not append to league ${league}: the log kept moving`);
+	};
+
+	/**
+	 * After an event is durable, the caches (league-state snapshot, rating snapshots and index) follow it. The event is
+	 * stored whatever happens here, so a failure (a full disk, a locked store) is a warning, never the append's error:
+	 * the caller answers "stored" and the caches are rebuilt from the log by the next read (issue 9 item 3). Each
+	 * system is brought separately, so one failing leaves the others warm.
+	 */
+	const refreshCaches = async (league: string, s: Session, seq: number, progress?: AppendOptions['progress']) => {
+		const warn = (error: unknown, cache: string) =>
+			logger?.warn(
+				{ err: error, league, seq, cache },
+				'a cache write failed after the event was stored; the next read rebuilds it from the log',
+			);
+		if ((seq + 1) % stateEvery === 0) {
+			await states
+				.set(league, stateToRecord(league, s.log.snapshot()))
+				.catch((error: unknown) => warn(error, 'league-state'));
+		}
+		for (const [k, system] of systems.entries()) {
+			await s.ratings
+				.bring(s.log, system, progress && ((done, total) => progress(k * total + done, systems.length * total)))
+				.catch((error: unknown) => warn(error, `ratings ${system.id}`));
+		}
 	};
 
 	const info = (id: string, log: LeagueLog): LeagueInfo | undefined => {

@@ -76,6 +76,7 @@ export const DISCORD_EPOCH = 1_420_070_400_000n;
 export const MEMBER_PERMISSIONS = (1n << 10n) | (1n << 11n) | (1n << 31n); // ViewChannel, SendMessages, UseApplicationCommands
 export const ATTACHMENT_OPTION = 11;
 export const CHANNEL_OPTION = 7;
+export const ROLE_OPTION = 8;
 
 /** A message the bot posted in a channel (`POST /channels/{id}/messages`), as Discord received it. */
 export interface ChannelPost {
@@ -119,6 +120,21 @@ export class InteractionRecord implements InteractionHandle {
 		}
 		return this.events[this.read++] as ReplyEvent;
 	}
+}
+
+/** A role object as Discord resolves a role option (managed: a bot's, Server Booster's or an integration's role). */
+export function rolePayload(id: string, name: string, managed: boolean): Json {
+	return {
+		id,
+		name,
+		color: 0,
+		hoist: false,
+		position: managed ? 1 : 0,
+		permissions: '0',
+		managed,
+		mentionable: false,
+		flags: 0,
+	};
 }
 
 export function channelPayload(channelId: string, guildId: string, name = 'race-results'): Json {

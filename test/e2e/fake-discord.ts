@@ -25,6 +25,8 @@ import {
 	pickMessageFields,
 	readBody,
 	reply,
+	ROLE_OPTION,
+	rolePayload,
 	type Actor,
 	type ChannelDenial,
 	type ChannelPost,
@@ -84,6 +86,8 @@ export class FakeDiscord {
 	/** Text channels of the guild besides the interaction channel: name and how they refuse the bot, if they do. */
 	private readonly channels = new Map<string, { name: string; denial?: ChannelDenial | undefined }>();
 	private readonly posts = new Map<string, ChannelPost[]>();
+	/** Roles of the guild besides @everyone (whose id is the guild's), for role options. */
+	private readonly roles = new Map<string, { name: string; managed: boolean }>();
 	private counter = 0n;
 	private seq = 0;
 	private port = 0;
@@ -159,6 +163,19 @@ export class FakeDiscord {
 		return id === this.channelId ? { name: 'race-results' } : this.channels.get(id);
 	}
 
+	// ---- roles -----------------------------------------------------------------------------------------------------
+
+	/** A new role in the guild (resolvable as a command's role option); `managed`: a bot's or integration's role. */
+	addRole(name: string, { managed = false }: { managed?: boolean } = {}): string {
+		const id = this.snowflake();
+		this.roles.set(id, { name, managed });
+		return id;
+	}
+
+	private roleInfo(id: string): { name: string; managed: boolean } | undefined {
+		return id === this.guildId ? { name: '@everyone', managed: false } : this.roles.get(id);
+	}
+
 	// ---- interactions ------------------------------------------------------------------------------------------
 
 	/** Dispatches a chat-input command as the given member; options are raw (`{ name, type, value }`). */
@@ -202,6 +219,7 @@ export class FakeDiscord {
 	private commandData(name: string, options: readonly RawOption[]): Json {
 		const attachments: Record<string, Json> = {};
 		const channels: Record<string, Json> = {};
+		const roles: Record<string, Json> = {};
 		// Attachment options may sit inside a subcommand (or group): look at every level.
 		const flatten = (list: readonly RawOption[]): RawOption[] => list.flatMap((o) => [o, ...flatten(o.options ?? [])]);
 		for (const option of flatten(options)) {
@@ -213,6 +231,8 @@ export class FakeDiscord {
 					permissions: MEMBER_PERMISSIONS.toString(),
 				};
 			}
+			const role = option.type === ROLE_OPTION ? this.roleInfo(String(option.value)) : undefined;
+			if (role) roles[String(option.value)] = rolePayload(String(option.value), role.name, role.managed);
 			if (option.type !== ATTACHMENT_OPTION) continue;
 			const [id, filename] =
 				[...this.files.keys()].find((key) => key.startsWith(`${String(option.value)}/`))?.split('/') ?? [];
@@ -225,11 +245,12 @@ export class FakeDiscord {
 			type: 1,
 			guild_id: this.guildId,
 			options,
-			...(Object.keys(attachments).length || Object.keys(channels).length
+			...(Object.keys(attachments).length || Object.keys(channels).length || Object.keys(roles).length
 				? {
 						resolved: {
 							...(Object.keys(attachments).length ? { attachments } : {}),
 							...(Object.keys(channels).length ? { channels } : {}),
+							...(Object.keys(roles).length ? { roles } : {}),
 						},
 					}
 				: {}),

@@ -13,9 +13,9 @@ import { buttons, commands } from '../../commands/index.js';
 import { startBot } from '../../src/discord/client.js';
 import { createLogger } from '../../src/logger.js';
 import { createServices } from '../../src/services/index.js';
-import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { createLeagueRepository, type LeagueRepositoryOptions } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
-import type { LeagueRepository } from '../../src/storage/ports.js';
+import type { LeagueRepository, Store } from '../../src/storage/ports.js';
 import {
 	startFakeDiscord,
 	type Actor,
@@ -109,14 +109,20 @@ export interface LeagueBot {
 	readonly click: (customId: string, actor?: Actor) => Promise<ReplyEvent[]>;
 }
 
-export function useLeagueBot(): LeagueBot {
+export interface LeagueBotOptions {
+	/** The store under the repository (default: a fresh memory store); a faulty one injects write failures. */
+	readonly store?: Store;
+	readonly repo?: LeagueRepositoryOptions;
+}
+
+export function useLeagueBot(options: LeagueBotOptions = {}): LeagueBot {
 	let fake: FakeDiscord | undefined;
 	let client: Client | undefined;
 	let repo: LeagueRepository | undefined;
 
 	beforeAll(async () => {
 		fake = await startFakeDiscord();
-		repo = createLeagueRepository(createMemoryStore());
+		repo = createLeagueRepository(options.store ?? createMemoryStore(), options.repo);
 		const log = createLogger({ level: 'silent' });
 		client = await startBot({
 			config: { DISCORD_API_URL: fake.apiUrl, DISCORD_TOKEN: fake.token },

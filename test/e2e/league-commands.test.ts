@@ -104,7 +104,7 @@ describe('league commands end to end', () => {
 		// A member clicking Confirm is refused in an ephemeral follow-up; nothing stored.
 		const refused = await click(p.confirm!, MEMBER);
 		expect(refused[0]).toMatchObject({ kind: 'callback', type: 6 });
-		expect(visible(refused[1]!)).toMatch(/Only the organizer who submitted this race/);
+		expect(visible(refused[1]!)).toMatch(/^Only league organizers/);
 		expect(flagsOf(refused[1]!) & EPHEMERAL).toBe(EPHEMERAL);
 		expect(await eventCount()).toBe(1);
 		const stored = await click(p.confirm!);
@@ -114,9 +114,9 @@ describe('league commands end to end', () => {
 		expect(visible(stored[2]!)).toMatch(/^New race in \*\*Sunday Cup\*\*: \*\*R1\*\*\.\nSunday Cup\nR1: Opener\n/);
 		expect(flagsOf(stored[2]!) & EPHEMERAL).toBe(0);
 		expect(await eventCount()).toBe(2);
-		// The button is single use.
+		// A second press stores nothing and says where the race is (issue 9 item 3).
 		const again = await click(p.confirm!);
-		expect(visible(again[1]!)).toMatch(/expired or was already handled/);
+		expect(visible(again[1]!)).toBe('Already stored as **R1** in **Sunday Cup**: nothing was stored twice.');
 		expect(await eventCount()).toBe(2);
 	});
 

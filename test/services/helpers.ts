@@ -1,4 +1,4 @@
-import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { createLeagueRepository, type LeagueRepositoryOptions } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { LeagueRepository, Store } from '../../src/storage/ports.js';
 import type { Actor } from '../../src/services/actor.js';
@@ -19,12 +19,19 @@ export interface World {
 	readonly now: { ms: number };
 }
 
+export interface WorldOptions {
+	/** Prefix of the preview ids (`p1`, `p2`, …): another process over the same store needs its own. */
+	readonly ids?: string;
+	readonly repo?: Omit<LeagueRepositoryOptions, 'clock'>;
+}
+
 /** `store`: an existing store, to reopen what another world wrote (default: a fresh one). */
-export function world(store: Store = createMemoryStore()): World {
+export function world(store: Store = createMemoryStore(), options: WorldOptions = {}): World {
 	const now = { ms: Date.parse('2026-03-01T12:00:00Z') };
 	let n = 0;
-	const repo = createLeagueRepository(store, { clock: () => new Date(now.ms) });
-	const services = createServices(repo, { clock: () => new Date(now.ms), newId: () => `p${++n}` });
+	const ids = options.ids ?? 'p';
+	const repo = createLeagueRepository(store, { ...options.repo, clock: () => new Date(now.ms) });
+	const services = createServices(repo, { clock: () => new Date(now.ms), newId: () => `${ids}${++n}` });
 	return { repo, services, now };
 }
 

@@ -20,8 +20,13 @@ let league: string;
 
 beforeEach(async () => {
 	w = world();
-	league = (await w.services.leagues.create(organizer, { name: 'Sunday Cup', headline: 'glicko', organizerRole: ROLE }))
-		.id;
+	league = (
+		await w.services.leagues.create(organizer, {
+			name: 'Sunday Cup',
+			headline: 'glicko',
+			organizerRole: { id: ROLE, managed: false },
+		})
+	).id;
 });
 
 describe('submit → preview', () => {
@@ -163,21 +168,26 @@ describe('submit → preview', () => {
 });
 
 describe('confirm and cancel', () => {
-	it('confirm appends one race-submitted event; the preview cannot be used twice', async () => {
+	it('confirm appends one race-submitted event; a second Confirm of the preview stores nothing', async () => {
 		const preview = await w.services.races.submit(organizer, { text: '1. Alice\n2. Bob', date: '2026-02-28' });
 		const before = await eventCount(w, league);
 		const stored = await w.services.races.confirm(organizer, preview.id);
-		expect(stored.race).toBe('R1');
-		expect(stored.newPlayers).toEqual(['Alice', 'Bob']);
+		expect(stored).toMatchObject({ already: false, race: 'R1', newPlayers: ['Alice', 'Bob'] });
 		const events = await w.repo.readEvents(league);
 		expect(events).toHaveLength(before + 1);
-		expect(events.at(-1)).toMatchObject({ type: 'race-submitted', by: organizer.userId, race: { date: '2026-02-28' } });
-		await expect(w.services.races.confirm(organizer, preview.id)).rejects.toMatchObject({ code: 'preview-expired' });
+		expect(events.at(-1)).toMatchObject({
+			type: 'race-submitted',
+			by: organizer.userId,
+			race: { date: '2026-02-28' },
+			preview: preview.id,
+		});
+		await expect(w.services.races.confirm(organizer, preview.id)).resolves.toMatchObject({ already: true, race: 'R1' });
+		expect(await w.repo.readEvents(league)).toHaveLength(before + 1);
 	});
 
-	it('only the submitter or another organizer may confirm', async () => {
+	it('only an organizer (the submitter or another) may confirm', async () => {
 		const preview = await w.services.races.submit(organizer, { text: '1. Alice\n2. Bob' });
-		await expect(w.services.races.confirm(member, preview.id)).rejects.toMatchObject({ code: 'not-submitter' });
+		await expect(w.services.races.confirm(member, preview.id)).rejects.toMatchObject({ code: 'not-organizer' });
 		expect(await eventCount(w, league)).toBe(1);
 		await expect(w.services.races.confirm(organizer2, preview.id)).resolves.toMatchObject({ race: 'R1' });
 	});
@@ -249,9 +259,8 @@ describe('void, edit, show, list', () => {
 		expect(view.entries.map((e) => e.name)).toEqual(['Bob', 'Alice', 'Carol']);
 		expect(view.race.edits.at(-1)).toMatchObject({ kind: 'edited', reason: 'swap', by: organizer2.userId });
 		expect(await eventCount(w, league)).toBe(before + 1);
-		await expect(w.services.races.confirmEdit(organizer, preview.id)).rejects.toMatchObject({
-			code: 'preview-expired',
-		});
+		await expect(w.services.races.confirmEdit(organizer, preview.id)).resolves.toMatchObject({ already: true });
+		expect(await eventCount(w, league)).toBe(before + 1);
 		const late = await w.services.races.previewEdit(organizer, 'R1', '1. Carol\n2. Bob\n3. Alice', 'again');
 		w.now.ms += 16 * 60_000;
 		await expect(w.services.races.confirmEdit(organizer, late.id)).rejects.toMatchObject({ code: 'preview-expired' });

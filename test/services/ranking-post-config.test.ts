@@ -69,7 +69,10 @@ describe('ranking post settings', () => {
 
 	it('preview: organizers only; this month’s post while it is due and not posted, late; else the next one', async () => {
 		const { services, composer, jobs, leagueId } = await setup('2026-12-10T12:00:00Z');
-		await services.leagues.configure(organizer, undefined, { rankingChannel: CHANNEL, organizerRole: ROLE });
+		await services.leagues.configure(organizer, undefined, {
+			rankingChannel: CHANNEL,
+			organizerRole: { id: ROLE, managed: false },
+		});
 		await expect(services.rankingPost.preview(member, undefined)).rejects.toThrow(/Only league organizers/);
 		const due = await services.rankingPost.preview(roleOrganizer, undefined);
 		expect(due).toMatchObject({ month: '2026-12', late: true, local: '2026-12-01 12:00' });
