@@ -64,7 +64,11 @@ describe('leader lease', () => {
 		const [a, b] = leases(2);
 		const ran: string[] = [];
 		const log = createLogger({ level: 'silent' });
-		const job = (name: string) => ({ name: 'post', schedule: '0 * * * *', run: async () => void ran.push(name) });
+		const job = (name: string) => ({
+			name: 'post',
+			schedule: '0 * * * *',
+			run: () => Promise.resolve(void ran.push(name)),
+		});
 		const clock = () => at(1_000);
 		const one = createScheduler({ jobs: [job('a')], log, clock, lease: a });
 		const two = createScheduler({ jobs: [job('b')], log, clock, lease: b });
