@@ -22,7 +22,7 @@ const RACES = 10_000;
 const PLAYERS = 2_000;
 
 /** Deterministic races: 8-20 drivers from the pool, some DNF, one race a day. */
-function* races(seed: number): Generator<RaceInput> {
+export function* races(seed: number): Generator<RaceInput> {
 	let a = seed >>> 0;
 	const random = () => {
 		a = (a + 0x6d2b79f5) >>> 0;
