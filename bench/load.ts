@@ -93,18 +93,24 @@ async function main(): Promise<void> {
 	console.log(`load: league of ${RACES} races built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 	// The bot, as npm start runs it.
-	const bot = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'index.ts')], {
-		env: {
-			...process.env,
-			DISCORD_TOKEN: fake.token,
-			DISCORD_APP_ID: fake.appId,
-			DISCORD_API_URL: fake.apiUrl,
-			STORE_URL: storeUrl,
-			LOG_LEVEL: 'warn',
-			MALLOC_ARENA_MAX: '2',
+	// LOAD_NODE_ARGS: extra node flags for the bot (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+	const nodeArgs = (process.env['LOAD_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+	const bot = spawn(
+		process.execPath,
+		[...nodeArgs, '--import', 'tsx', join(import.meta.dirname, '..', 'src', 'index.ts')],
+		{
+			env: {
+				...process.env,
+				DISCORD_TOKEN: fake.token,
+				DISCORD_APP_ID: fake.appId,
+				DISCORD_API_URL: fake.apiUrl,
+				STORE_URL: storeUrl,
+				LOG_LEVEL: 'warn',
+				MALLOC_ARENA_MAX: '2',
+			},
+			stdio: ['ignore', 'inherit', 'inherit'],
 		},
-		stdio: ['ignore', 'inherit', 'inherit'],
-	});
+	);
 	const rssOfBot = () => {
 		const status = readFileSync(`/proc/${bot.pid}/status`, 'utf8');
 		return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;

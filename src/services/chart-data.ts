@@ -71,6 +71,15 @@ function seriesPoints(
 		return points;
 	}
 	let previous: HistoryStep<unknown> | undefined;
+	// A race dated before one rated earlier (confirmed late, back-dated) moved the rating in rating order: it is drawn
+	// on the day of the race before it, so the line never runs back in time (and grows nothing in between).
+	let latest = '';
+	const inOrder: (HistoryStep<unknown> & { readonly date: string })[] = [];
+	for (const step of steps) {
+		if (step.date === undefined) continue;
+		latest = step.date > latest ? step.date : latest;
+		inOrder.push({ ...step, date: latest });
+	}
 	const growth = (from: HistoryStep<unknown>, until: string) => {
 		const days = daysBetween(from.date!, until);
 		for (let d = GROWTH_STEP_DAYS; d < days; d += GROWTH_STEP_DAYS) {
@@ -78,8 +87,7 @@ function seriesPoints(
 			points.push(point(scale, grown, { day: addDays(from.date!, d) }));
 		}
 	};
-	for (const step of steps) {
-		if (step.date === undefined) continue;
+	for (const step of inOrder) {
 		if (previous !== undefined && !step.newcomer) {
 			growth(previous, step.date);
 			if (previous.date !== step.date) points.push(point(scale, step.before, { day: step.date }));
