@@ -17,6 +17,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { createLeagueRepository } from '../src/storage/league-repository.js';
 import { openStore } from '../src/storage/store-url.js';
 import { startFakeDiscord, type Actor, type InteractionHandle, type RawOption } from '../test/e2e/fake-discord.js';
+import type { RaceInput } from '../src/league/league-events.js';
 import { races } from './storage.js';
 
 const RATE = Number(process.env['LOAD_RATE'] ?? 200);
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
 		'bench',
 	);
 	const generated = races(7);
-	const history = Array.from({ length: RACES }, () => generated.next().value!);
+	const history: RaceInput[] = Array.from({ length: RACES }, () => generated.next().value as RaceInput);
 	await repo.appendEvent(league.id, { type: 'league-imported', races: history, source: 'bench', by: 'bench' });
 	await repo.close();
 	console.log(`load: league of ${RACES} races built in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -41,6 +41,7 @@ async function runBot(): Promise<number> {
 		{ startBot },
 		{ commands, buttons },
 		{ openStore },
+		{ StoreIntegrityError, STORE_DAMAGED_EXIT_CODE },
 		{ createLeagueRepository },
 		{ createServices },
 		{ createNoticeService },
@@ -53,6 +54,7 @@ async function runBot(): Promise<number> {
 		import('./discord/client.js'),
 		import('../commands/index.js'),
 		import('./storage/store-url.js'),
+		import('./storage/store-integrity-error.js'),
 		import('./storage/league-repository.js'),
 		import('./services/index.js'),
 		import('./services/notices.js'),
@@ -62,7 +64,16 @@ async function runBot(): Promise<number> {
 		import('./jobs/leader-lease.js'),
 		import('./charts/create-chart-renderer.js'),
 	]);
-	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
+	let store;
+	try {
+		store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
+	} catch (error) {
+		// A damaged or missing store (issue 9 item 4): its one-line message and exit code, not a stack trace.
+		if (!(error instanceof StoreIntegrityError)) throw error;
+		process.stderr.write(`pitwall: ${error.message}\n`);
+		shutdown.dispose();
+		return STORE_DAMAGED_EXIT_CODE;
+	}
 	const repo = createLeagueRepository(store, { log });
 	shutdown.add('store', () => repo.close());
 	const jobs = store.namespace('jobs');

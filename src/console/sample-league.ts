@@ -1,13 +1,15 @@
 /**
  * The console's first run: when the local guild has no league yet, create "ZakStunts" (headline folyami) and import
- * the sample history (data/sample-league.csv) through the repository, one `race-submitted` event per race, by
- * `console` — the same path a `/race submit` takes, so the console starts with real standings.
+ * the sample history (data/sample-league.csv) through the repository as one `league-imported` event by `console` —
+ * the same path a `/league import` takes, so the console starts with real standings.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseHistoryCsv } from '../formats/history-csv.js';
 import type { LeagueConfig, RaceInput } from '../league/league-events.js';
 import type { Race } from '../ratings/types.js';
+import { LeagueError } from '../league/race-log.js';
+import { leagueId } from '../storage/league-repository.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 
 /** The checked-in history, found from this module (not the working directory). */
@@ -35,7 +37,13 @@ export const raceInputOf = (race: Race): RaceInput => ({
 	entries: race.entries.map(({ player, position, time, status }) => ({ player, position, time, status })),
 });
 
-/** Creates and fills the sample league unless the guild already has one; `now` times the import. */
+/**
+ * Creates and fills the sample league unless the guild already has a league, safely when several processes start on
+ * one store (issue 9 item 5). The league's creation is claimed once (createLeague: the loser is told it exists), and
+ * its 293 races go in as ONE league-imported event at the next seq (as /league import does), which the log also
+ * claims once: a second seeder's import is refused, since the league then has races. A kill between the two leaves
+ * the sample league with no race, and the next first run fills it; a kill during the import leaves none of it.
+ */
 export async function ensureSampleLeague(
 	repo: LeagueRepository,
 	guildId: string,
@@ -43,13 +51,26 @@ export async function ensureSampleLeague(
 	now: () => number = () => performance.now(),
 ): Promise<SeedResult> {
 	const started = now();
+	const config = sampleLeagueConfig(guildId);
+	const sampleId = leagueId(guildId, config.name);
 	const existing = await repo.listLeagues(guildId);
-	if (existing[0] !== undefined) return { league: existing[0], races: 0, ms: now() - started };
-	const races = parseHistoryCsv(await readFile(file, 'utf8'), file);
-	const created = await repo.createLeague(sampleLeagueConfig(guildId), 'console');
-	for (const race of races) {
-		await repo.appendEvent(created.id, { type: 'race-submitted', race: raceInputOf(race), by: 'console' });
+	let league = existing.find((l) => l.id === sampleId);
+	if (league === undefined && existing[0] !== undefined) return { league: existing[0], races: 0, ms: now() - started };
+	league ??= await repo.createLeague(config, 'console').catch(async (error: unknown) => {
+		const other = error instanceof LeagueError ? await repo.getLeague(sampleId) : undefined;
+		if (other === undefined) throw error;
+		return other; // another process created it first
+	});
+	// Past its creation (seq 0) the league is seeded, or is being seeded by the process that created it.
+	if (league.seq > 0) return { league, races: 0, ms: now() - started };
+	const races = parseHistoryCsv(await readFile(file, 'utf8'), file).map(raceInputOf);
+	const source = basename(file);
+	try {
+		await repo.appendEvent(league.id, { type: 'league-imported', races, source, by: 'console' });
+	} catch (error) {
+		if (!(error instanceof LeagueError)) throw error;
+		// Another process imported it first: the log refused this second import, nothing was stored.
+		return { league: (await repo.getLeague(league.id)) ?? league, races: 0, ms: now() - started };
 	}
-	const league = (await repo.getLeague(created.id)) ?? created;
-	return { league, races: races.length, ms: now() - started };
+	return { league: (await repo.getLeague(league.id)) ?? league, races: races.length, ms: now() - started };
 }

@@ -10,6 +10,7 @@ import type { ButtonHandler, Command, CommandContext } from '../discord/command.
 import { createLogger, type Logger } from '../logger.js';
 import type { LeagueRepository } from '../storage/ports.js';
 import { createLeagueRepository } from '../storage/league-repository.js';
+import { STORE_DAMAGED_EXIT_CODE, StoreIntegrityError } from '../storage/store-integrity-error.js';
 import { openStore } from '../storage/store-url.js';
 import { handleShutdownSignals } from '../shutdown.js';
 import { CONSOLE_GUILD_ID } from './console-interaction.js';
@@ -43,7 +44,15 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 		pretty: process.stderr.isTTY,
 		write: (line) => err(`${line}\n`),
 	});
-	const store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
+	let store;
+	try {
+		store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
+	} catch (error) {
+		// A damaged or missing store (issue 9 item 4): its one-line message and exit code, not a stack trace.
+		if (!(error instanceof StoreIntegrityError)) throw error;
+		err(`pitwall: ${error.message}\n`);
+		return STORE_DAMAGED_EXIT_CODE;
+	}
 	const repo = createLeagueRepository(store, { log });
 	// A terminal's Ctrl-C is a key for the line editor (raw mode), not a signal; a `kill` or a service manager's stop
 	// is one, and must not cut the store off mid-write.

@@ -5,12 +5,13 @@ import { nameKey } from '../league/race-log-checks.js';
 import { getSystem, raceSystems } from '../ratings/index.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
 import { EVENTS_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
+import { createAppendOnlyList } from './append-only-list.js';
 import { appendEvent, readEventsFrom } from './event-log.js';
 import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
 import type { AppendOptions, AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
 import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
-import { dailyToDomain, dailyToRecord, guildToDomain, stateToDomain, stateToRecord, versioned } from './records.js';
+import { dailyToDomain, dailyToRecord, stateToDomain, stateToRecord, versioned } from './records.js';
 
 /**
  * The service-facing league repository over a Store. Per league, everything (appends and reads) runs through one
@@ -57,7 +58,8 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date(), log: logger } = options;
 	const events = store.namespace('events');
 	const states = store.namespace('league-state');
-	const guilds = store.namespace('guilds');
+	// A server's leagues under its id, and the servers with leagues under ALL_GUILDS, as append-only lists.
+	const lists = createAppendOnlyList(store.namespace('guilds'));
 	const daily = store.namespace('daily-standings');
 	const dailyKey = (league: string, day: string) => `${league}:${day}`;
 	const mutex = createKeyedMutex();
@@ -94,12 +96,18 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		s: Session,
 		input: LeagueEvent,
 		progress?: AppendOptions['progress'],
-	): Promise<AppendResult> => {
+		firstOnly = false,
+	): Promise<AppendResult | undefined> => {
 		for (let attempt = 0; attempt < 20; attempt++) {
 			s.log.check(input);
 			// The JSON round trip makes the applied event exactly what a reload will read.
 			const event = JSON.parse(JSON.stringify({ ...input, seq: s.log.seq() + 1 })) as LoggedEvent;
-			if (await appendEvent(events, league, event)) {
+			const stored = await appendEvent(events, league, event);
+			if (!stored && firstOnly) {
+				await roll(league, s.log);
+				return undefined; // the league's first event (seq 0) was another process's: it created the league
+			}
+			if (stored) {
 				const result = s.log.apply(event);
 				await refreshCaches(league, s, event.seq, progress);
 				return { seq: event.seq, ...result };
@@ -156,35 +164,29 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	return {
 		async createLeague(config: LeagueConfig, by: string) {
 			const id = leagueId(config.guildId, config.name);
+			// The claim is the league's first event: seq 0 of `<guild>.<name slug>`, written with the store's atomic
+			// insert-if-absent, so of two processes creating one name exactly one creates it (issue 9 item 5). A
+			// league-configured event at a later seq would be a config change, silently replacing the winner's.
 			const created = await mutex.run(id, async () => {
 				const s = await session(id);
 				if (s.log.config() !== undefined) return false;
-				await append(id, s, { type: 'league-configured', config, by, at: clock().toISOString() });
-				return true;
+				const first = { type: 'league-configured', config, by, at: clock().toISOString() } as const;
+				return (await append(id, s, first, undefined, true)) !== undefined;
 			});
 			// Listed after its first event exists; a crash in between is repaired by the next create of that name.
-			await mutex.run(`guild:${config.guildId}`, async () => {
-				const leagues = guildToDomain(await guilds.get(config.guildId), `guild ${config.guildId}`);
-				if (!leagues.includes(id)) await guilds.set(config.guildId, { v: 1, leagues: [...leagues, id] });
-			});
-			// The servers that have leagues, for jobs that visit every league (same record shape: a list of ids).
-			await mutex.run(`guild:${ALL_GUILDS}`, async () => {
-				const known = guildToDomain(await guilds.get(ALL_GUILDS), 'the list of servers');
-				if (!known.includes(config.guildId))
-					await guilds.set(ALL_GUILDS, { v: 1, leagues: [...known, config.guildId] });
-			});
+			await mutex.run(`guild:${config.guildId}`, () => lists.appendOnce(config.guildId, id));
+			// The servers that have leagues, for jobs that visit every league (the same kind of list).
+			await mutex.run(`guild:${ALL_GUILDS}`, () => lists.appendOnce(ALL_GUILDS, config.guildId));
 			if (!created) throw new LeagueError(`a league named "${config.name}" already exists in this server`);
 			return (await getLeague(id))!;
 		},
 		getLeague,
-		async listLeagues(guildId) {
-			return listed(guildToDomain(await guilds.get(guildId), `guild ${guildId}`));
-		},
+		listLeagues: async (guildId) => listed(await lists.read(guildId)),
 		appendEvent: (league, event, options) =>
 			mutex.run(league, async () => {
 				const s = await session(league);
 				if (s.log.config() === undefined) throw new LeagueError(`unknown league ${league}`);
-				return append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options?.progress);
+				return (await append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options?.progress))!;
 			}),
 		readEvents: (league, from = 0) => readEventsFrom(events, league, from),
 		loadState: (league) => mutex.run(league, async () => (await session(league)).log),
@@ -205,9 +207,8 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				return new Map(days.map((day) => [day, replay.standings(day)]));
 			}),
 		async listAllLeagues() {
-			const servers = guildToDomain(await guilds.get(ALL_GUILDS), 'the list of servers');
 			const ids: string[] = [];
-			for (const guild of servers) ids.push(...guildToDomain(await guilds.get(guild), `guild ${guild}`));
+			for (const guild of await lists.read(ALL_GUILDS)) ids.push(...(await lists.read(guild)));
 			return listed(ids);
 		},
 		async readDaily(league, days) {

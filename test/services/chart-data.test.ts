@@ -6,7 +6,7 @@ import { addRace, member, world } from './helpers.js';
 describe('rating history chart data', () => {
 	it('draws a back-dated race on the day of the race before it: days never run back, the chart accepts it', async () => {
 		const w = world();
-		await w.services.leagues.create({ ...member, manageGuild: true }, { name: 'Cup', system: 'glicko' });
+		await w.services.leagues.create({ ...member, manageGuild: true }, { name: 'Cup', headline: 'glicko' });
 		await addRace(w, '1. Ann\n2. Bob', undefined, '2026-02-20');
 		await addRace(w, '1. Bob\n2. Ann', undefined, '2026-02-25');
 		await addRace(w, '1. Ann\n2. Bob', undefined, '2026-02-22'); // confirmed last, dated back

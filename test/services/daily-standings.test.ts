@@ -113,7 +113,8 @@ describe('the daily standings job', () => {
 		const repo = createLeagueRepository(store, { clock: () => new Date(w.now.ms) });
 		const services = createServices(repo, { clock: () => new Date(w.now.ms) });
 		const old = await services.leagues.create(organizer, { name: 'Old Cup' });
-		await store.namespace('guilds').delete('*'); // as an issue-4 store has it: no list of servers
+		// As an issue-4 store has it: no list of servers (issue 9: a list of one key per entry, `*:0` …).
+		await store.namespace('guilds').delete('*:0');
 		const now = at('2026-03-05T12:00:00Z');
 		expect(await services.daily.writeDue(now)).toEqual({ leagues: 0, written: 0 });
 		expect(await services.daily.writeDue(now, [GUILD])).toEqual({ leagues: 1, written: 1 });

@@ -26,7 +26,15 @@ describe('schema versions', () => {
 		const rows = (await probe.query('SELECT key, value FROM keyv')) as { key: string; value: string }[];
 		await probe.disconnect();
 		const namespaces = new Set(rows.map((row) => row.key.split(':')[0]));
-		expect([...namespaces].sort()).toEqual(['events', 'guilds', 'league-state', 'rating-index', 'rating-snapshots']);
+		// `meta` holds the store id (issue 9 item 4, sqlite-identity.ts).
+		expect([...namespaces].sort()).toEqual([
+			'events',
+			'guilds',
+			'league-state',
+			'meta',
+			'rating-index',
+			'rating-snapshots',
+		]);
 		for (const row of rows) expect((JSON.parse(row.value) as { value: { v: unknown } }).value.v, row.key).toBe(1);
 	});
 
