@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import { createKeyvStore } from './keyv-store.js';
+import { type KeyRow, scanByKey } from './scan-by-key.js';
 import type { Store } from './ports.js';
 
 /**
@@ -30,5 +31,16 @@ export async function openSqliteStore(path: string, onError: (error: unknown) =>
 			);
 			return rows.length === 1;
 		},
+		scan: (prefix) =>
+			scanByKey(
+				(after, limit) =>
+					query(
+						`SELECT key, value FROM ${table} WHERE substr(key, 1, ?) = ? AND key > ? ORDER BY key LIMIT ?`,
+						prefix.length,
+						prefix,
+						after,
+						limit,
+					) as Promise<KeyRow[]>,
+			),
 	});
 }
