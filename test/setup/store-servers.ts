@@ -4,6 +4,7 @@ import { createServer, Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import type { ServerStatus, StoreServers } from '../support/store-servers.js';
 
@@ -11,7 +12,7 @@ import type { ServerStatus, StoreServers } from '../support/store-servers.js';
  * vitest globalSetup (issue 9 §3): a PRIVATE PostgreSQL and Redis for the storage suites, on 127.0.0.1, free ports,
  * in one temporary directory, stopped and removed at teardown. The packages come from `scripts/setup.sh --test`.
  * PostgreSQL refuses to run as root: as root, its directory belongs to the `postgres` system user the Debian package
- * creates and its programs run through `runuser`. A server that cannot start is reported to the tests (they skip,
+ * creates and its programs run through `setpriv`. A server that cannot start is reported to the tests (they skip,
  * naming the reason); with PITWALL_REQUIRE_SERVERS=1 it fails the run instead.
  */
 
@@ -47,42 +48,111 @@ function postgresBin(): string {
 
 interface Started {
 	readonly status: ServerStatus;
+	/** The server's pid (the reaper's target). */
+	readonly pid: number | undefined;
 	readonly stop: () => Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a server in the foreground as a child of this process (so Ctrl-C reaches it too) and waits until `ready()`
+ * answers; fails with the server's last output when it exits first or is not ready within 30 s.
+ */
+async function spawnServer(name: string, command: string, args: string[], cwd: string, ready: () => Promise<boolean>) {
+	const child: ChildProcess = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+	let output = '';
+	const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000));
+	child.stdout?.on('data', keep);
+	child.stderr?.on('data', keep);
+	let gone = false;
+	// 'exit' does not come when the program could not be run at all (ENOENT): 'error' does.
+	const exited = new Promise<void>((resolve) => {
+		child.once('exit', () => resolve());
+		child.once('error', (error) => {
+			output += error.message;
+			resolve();
+		});
+	}).then(() => void (gone = true));
+	const stop = async () => {
+		if (!gone) child.kill('SIGINT'); // both servers: a fast, clean shutdown
+		await exited;
+	};
+	for (let waited = 0; !(await ready()); waited += 100) {
+		if (gone) throw new Error(`${name} exited: ${output.trim().slice(-600)}`);
+		if (waited > 30_000) {
+			await stop();
+			throw new Error(`${name} was not ready within 30 s: ${output.trim().slice(-600)}`);
+		}
+		await sleep(100);
+	}
+	return { pid: child.pid, stop };
 }
 
 async function startPostgres(dir: string): Promise<Started> {
 	const bin = postgresBin();
-	const program = (name: string) => (bin === '' ? name : join(bin, name));
-	if (bin === '' && !existsSync('/usr/bin/initdb')) {
-		// Debian puts initdb only under /usr/lib/postgresql/<v>/bin; PATH may still have one (another layout).
-		await run('sh', ['-c', 'command -v initdb']).catch(() => {
-			throw new Error('initdb not found (no /usr/lib/postgresql/*/bin; run scripts/setup.sh --test)');
-		});
-	}
-	const root = userInfo().uid === 0;
-	const as = (cmd: string, args: string[]) =>
-		root ? run('runuser', ['-u', 'postgres', '--', cmd, ...args]) : run(cmd, args);
+	if (bin === '')
+		throw new Error('no /usr/lib/postgresql/*/bin/initdb (the Debian postgresql package; run scripts/setup.sh --test)');
 	const home = join(dir, 'postgresql');
 	const data = join(home, 'data');
 	mkdirSync(home);
-	if (root) {
-		const { stdout } = await run('id', ['-u', 'postgres']).catch(() => {
+	// As root, run as the `postgres` system user of the Debian package (setpriv execs: the pid is the server's).
+	let as: string[] = [];
+	if (userInfo().uid === 0) {
+		const ids = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]).catch(() => {
 			throw new Error('running as root and there is no `postgres` system user to run PostgreSQL as');
 		});
-		const { stdout: gid } = await run('id', ['-g', 'postgres']);
-		chownSync(home, Number(stdout.trim()), Number(gid.trim()));
+		const [uid, gid] = ids.map(({ stdout }) => Number(stdout.trim())) as [number, number];
+		chownSync(home, uid, gid);
+		as = ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
 	}
-	// --no-sync and fsync=off: a test server's files need not survive a power loss; commits stay atomic.
-	await as(program('initdb'), ['-D', data, '-U', 'pitwall', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
-	const port = await freePort();
-	const options = `-p ${port} -k ${home} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-	await as(program('pg_ctl'), ['-D', data, '-l', join(home, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
-	return {
-		status: { url: `postgresql://pitwall@127.0.0.1:${port}/postgres` },
-		stop: async () => {
-			await as(program('pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']).catch(() => undefined);
-		},
+	const program = (name: string, args: string[]): [string, string[]] => {
+		const full = [...as, join(bin, name), ...args];
+		return [full[0]!, full.slice(1)];
 	};
+	// --no-sync and fsync=off: a test server's files need not survive a power loss; commits stay atomic.
+	const [initdb, initArgs] = program('initdb', [
+		'-D',
+		data,
+		'-U',
+		'pitwall',
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--locale=C',
+		'--no-sync',
+	]);
+	await run(initdb, initArgs, { cwd: home });
+	const port = await freePort();
+	const url = `postgresql://pitwall@127.0.0.1:${port}/postgres`;
+	const [postgres, args] = program('postgres', [
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-k',
+		home,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'max_connections=200',
+	]);
+	const ready = async () => {
+		const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+		try {
+			await client.connect();
+			await client.query('SELECT 1');
+			return true;
+		} catch {
+			return false;
+		} finally {
+			await client.end().catch(() => undefined);
+		}
+	};
+	const server = await spawnServer('postgres', postgres, args, home, ready);
+	return { status: { url }, ...server };
 }
 
 const ping = (port: number): Promise<boolean> =>
@@ -102,36 +172,27 @@ async function startRedis(dir: string): Promise<Started> {
 	const home = join(dir, 'redis');
 	mkdirSync(home);
 	const port = await freePort();
-	// appendfsync always: the store's durability check wants it, and it is what production should run.
+	// appendonly + appendfsync always: every acknowledged write is on disk, as the store asks of production.
 	const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', home, '--save', '', '--appendonly', 'yes'];
-	const child: ChildProcess = spawn('redis-server', [...args, '--appendfsync', 'always', '--daemonize', 'no'], {
-		stdio: ['ignore', 'ignore', 'pipe'],
-	});
-	let stderr = '';
-	child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const failed = new Promise<never>((_, reject) => {
-		child.once('error', (error) => reject(new Error(`redis-server could not run: ${error.message}`)));
-		void exited.then(() => reject(new Error(`redis-server exited: ${stderr.trim().slice(-500)}`)));
-	});
-	const ready = (async () => {
-		for (let i = 0; i < 200; i += 1) {
-			if (await ping(port)) return;
-			await new Promise((resolve) => setTimeout(resolve, 50));
-		}
-		throw new Error(`redis-server did not answer PING on 127.0.0.1:${port} within 10 s`);
-	})();
-	const stop = async () => {
-		if (child.exitCode === null) child.kill('SIGTERM');
-		await exited;
-	};
-	try {
-		await Promise.race([ready, failed]);
-	} catch (error) {
-		await stop();
-		throw error;
-	}
-	return { status: { url: `redis://127.0.0.1:${port}` }, stop };
+	const server = await spawnServer('redis-server', 'redis-server', [...args, '--appendfsync', 'always'], home, () =>
+		ping(port),
+	);
+	return { status: { url: `redis://127.0.0.1:${port}` }, ...server };
+}
+
+/**
+ * If this process dies without its teardown (SIGKILL, a crash), a detached shell stops the servers and removes the
+ * directory once it sees this pid gone; a normal teardown kills the reaper first.
+ */
+function startReaper(dir: string, pids: readonly number[]): ChildProcess {
+	const all = pids.join(' ');
+	const script =
+		`while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -INT ${all} 2>/dev/null; ` +
+		`for i in $(seq 60); do alive=; for p in ${all}; do kill -0 $p 2>/dev/null && alive=1; done; ` +
+		`[ -z "$alive" ] && break; sleep 0.5; done; rm -rf '${dir}'`;
+	const reaper = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
+	reaper.unref();
+	return reaper;
 }
 
 async function attempt(name: string, start: () => Promise<Started>): Promise<Started> {
@@ -141,7 +202,7 @@ async function attempt(name: string, start: () => Promise<Started>): Promise<Sta
 		const unavailable = `${name} test server could not be started: ${reason(error)}`;
 		if (process.env['PITWALL_REQUIRE_SERVERS'] === '1') throw new Error(unavailable, { cause: error });
 		process.stderr.write(`\n!! ${unavailable}: its test cases are SKIPPED\n\n`);
-		return { status: { unavailable }, stop: () => Promise.resolve() };
+		return { status: { unavailable }, pid: undefined, stop: () => Promise.resolve() };
 	}
 }
 
@@ -154,7 +215,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
 	]);
 	const servers: StoreServers = { postgresql: postgresql.status, redis: redis.status };
 	project.provide('storeServers', servers);
+	const reaper = startReaper(
+		dir,
+		[postgresql.pid, redis.pid].filter((pid) => pid !== undefined),
+	);
 	return async () => {
+		reaper.kill();
 		await Promise.all([postgresql.stop(), redis.stop()]);
 		rmSync(dir, { recursive: true, force: true });
 	};
