@@ -54,7 +54,7 @@ export async function migrate(argv: readonly string[], io: CliIo): Promise<numbe
 		});
 		const seconds = ((performance.now() - started) / 1000).toFixed(1);
 		io.out(
-			`copied ${report.leagues} leagues (${report.total} records) from ${shown(from)} to ${shown(to)} in ${seconds} s; ` +
+			`copied ${report.leagues} ${report.leagues === 1 ? 'league' : 'leagues'} (${report.total} records) from ${shown(from)} to ${shown(to)} in ${seconds} s; ` +
 				'every record read back equal\n',
 		);
 		return 0;
