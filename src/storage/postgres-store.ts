@@ -88,7 +88,12 @@ export async function openPostgresStore(
 						)
 					).rows,
 			),
-		close: () => pool.end(),
+		// The adapter creates its table from its constructor, unawaited; its `query` waits for that, so closing the
+		// pool after one query never cuts it off (a store opened and closed at once, as migrate may).
+		close: async () => {
+			await adapter.query('SELECT 1').catch(() => undefined);
+			await pool.end();
+		},
 	});
 }
 

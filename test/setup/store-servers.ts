@@ -130,8 +130,8 @@ async function startPostgres(dir: string): Promise<Started> {
 		data,
 		'-p',
 		String(port),
-		'-k',
-		home,
+		'-c',
+		'unix_socket_directories=', // TCP only: a socket path has a 107-byte limit that a long TMPDIR could pass
 		'-c',
 		'listen_addresses=127.0.0.1',
 		'-c',

@@ -139,5 +139,12 @@ describe('npm run migrate', () => {
 		const unreachable = captured();
 		expect(await migrate(['--from', `sqlite://${file}`, '--to', 'redis://127.0.0.1:1'], unreachable.io)).toBe(2);
 		expect(unreachable.err.join('')).toMatch(/could not open the Redis store at 127\.0\.0\.1:1/);
+		const refused = captured();
+		const secret = 'postgresql://someone:s3cret@127.0.0.1:1/pitwall';
+		expect(await migrate(['--from', secret, '--to', `sqlite://${empty}`], refused.io)).toBe(2);
+		expect(refused.err.join('')).toMatch(
+			/could not open the PostgreSQL store at 127\.0\.0\.1:1\/pitwall: .*ECONNREFUSED/,
+		);
+		expect(refused.err.join('')).not.toMatch(/s3cret|someone/);
 	});
 });
