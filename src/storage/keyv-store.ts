@@ -21,12 +21,24 @@ export interface KeyvStoreOptions {
 	 * `add` is a get-then-set, atomic only within this process (appends are serialised per league in process).
 	 */
 	readonly insertIfAbsent?: ((key: string, serialized: string) => Promise<boolean>) | undefined;
+	/** Every (full key, keyv-serialised value) whose key starts with `prefix` (`<namespace>:`), for Store.scan. */
+	readonly scan?: ((prefix: string) => AsyncIterable<readonly [string, string]>) | undefined;
+	/**
+	 * The adapter's own namespace after keyv set it. Keyv writes its namespace into the shared adapter on every
+	 * `new Keyv`, and an adapter that prefixes keys itself (@keyv/redis: `<namespace>::<key>`) would then file every
+	 * entity under whichever namespace was opened last, and move them when another one opens. Setting it back to a
+	 * fixed value after each keyv keeps one key layout: keyv's `<namespace>:<key>`, behind this fixed prefix.
+	 */
+	readonly adapterNamespace?: { readonly value: string | undefined } | undefined;
 	readonly onError: (error: unknown) => void;
 	readonly close?: (() => Promise<void>) | undefined;
 }
 
 /** What keyv writes for `set(key, value)` with our serializer and no TTL. */
 export const keyvSerialized = (value: unknown): string => JSON.stringify({ value });
+
+/** The value of a keyv-serialised record (keyvSerialized's inverse). */
+export const keyvValue = (serialized: string): unknown => (JSON.parse(serialized) as { value: unknown }).value;
 
 export function createKeyvStore(options: KeyvStoreOptions): Store {
 	const namespaces = new Map<EntityName, KeyValueNamespace>();
@@ -38,6 +50,7 @@ export function createKeyvStore(options: KeyvStoreOptions): Store {
 			deserialize: JSON.parse,
 			throwOnErrors: true,
 		});
+		if (options.adapterNamespace !== undefined) options.adapter.namespace = options.adapterNamespace.value;
 		keyv.on('error', options.onError);
 		const set = async (key: string, value: unknown) => {
 			if (!(await keyv.set(key, value))) throw new StoreError(`could not write ${name}:${key}`);
@@ -59,6 +72,7 @@ export function createKeyvStore(options: KeyvStoreOptions): Store {
 			},
 		};
 	};
+	const scan = options.scan;
 	return {
 		kind: options.kind,
 		namespace(name) {
@@ -66,6 +80,14 @@ export function createKeyvStore(options: KeyvStoreOptions): Store {
 			if (ns === undefined) namespaces.set(name, (ns = make(name)));
 			return ns;
 		},
+		...(scan === undefined
+			? {}
+			: {
+					async *scan(name: EntityName) {
+						const prefix = `${name}:`;
+						for await (const [key, raw] of scan(prefix)) yield [key.slice(prefix.length), keyvValue(raw)] as const;
+					},
+				}),
 		close: async () => {
 			await (options.close ?? (() => options.adapter.disconnect?.()))();
 		},

@@ -31,5 +31,11 @@ export function createMemoryStore(): Store {
 			},
 		};
 	};
-	return { kind: 'memory', namespace, close: () => Promise.resolve() };
+	/** A copy of the namespace's rows at the call, so writes during the scan do not disturb it. */
+	async function* scan(name: EntityName): AsyncIterable<readonly [string, unknown]> {
+		const prefix = `${name}:`;
+		const copy = await Promise.resolve([...rows].filter(([key]) => key.startsWith(prefix)));
+		for (const [key, text] of copy) yield [key.slice(prefix.length), JSON.parse(text)];
+	}
+	return { kind: 'memory', namespace, scan, close: () => Promise.resolve() };
 }

@@ -5,7 +5,7 @@ import type { DailyStandings } from './records.js';
 
 /**
  * The storage ports (STYLE.md 16). `Store` is the key-value port with one namespace per entity; keyv-store.ts adapts
- * keyv to it (SQLite now, PostgreSQL/Redis later) and memory-store.ts is the in-memory adapter for tests.
+ * keyv to it (SQLite, PostgreSQL, Redis) and memory-store.ts is the in-memory adapter for tests.
  * `LeagueRepository` is what services call.
  */
 
@@ -29,6 +29,11 @@ export interface Store {
 	/** `sqlite`, `memory`, `postgresql` or `redis`. */
 	readonly kind: string;
 	namespace(name: EntityName): KeyValueNamespace;
+	/**
+	 * Every (key, value) of a namespace, in no particular order (`npm run migrate`, issue 9 §3). Optional so test
+	 * doubles need not implement it; every real store does.
+	 */
+	scan?(name: EntityName): AsyncIterable<readonly [string, unknown]>;
 	close(): Promise<void>;
 }
 

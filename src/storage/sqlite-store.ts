@@ -5,6 +5,7 @@ import { KeyvSqlite } from '@keyv/sqlite';
 import { guardFile, type FileGuard } from './file-guard.js';
 import { createKeyvStore, keyvSerialized } from './keyv-store.js';
 import type { EntityName, KeyValueNamespace, Store } from './ports.js';
+import { type KeyRow, scanByKey } from './scan-by-key.js';
 import { checkIdentity, checkNotMissing, readMarker, STORE_ID_KEY } from './sqlite-identity.js';
 import { RESTORE_HINT, StoreIntegrityError } from './store-integrity-error.js';
 
@@ -93,7 +94,23 @@ export async function openSqliteStore(path: string, onError: (error: unknown) =>
 	const backupTo = async (to: string) => {
 		await query('VACUUM INTO ?', to);
 	};
-	const store = createKeyvStore({ kind: 'sqlite', adapter, onError, insertIfAbsent });
+	const store = createKeyvStore({
+		kind: 'sqlite',
+		adapter,
+		onError,
+		insertIfAbsent,
+		scan: (prefix) =>
+			scanByKey(
+				(after, limit) =>
+					query(
+						`SELECT key, value FROM ${table} WHERE substr(key, 1, ?) = ? AND key > ? ORDER BY key LIMIT ?`,
+						prefix.length,
+						prefix,
+						after,
+						limit,
+					) as Promise<KeyRow[]>,
+			),
+	});
 	if (!file) return { ...store, id, backupTo };
 	const rescueTo = () => `${path}.rescued-${new Date().toISOString().replace(/[:.]/g, '-')}`;
 	const guard = guardFile(path, async () => {
@@ -131,6 +148,15 @@ function guarded(store: Store, guard: FileGuard): Store {
 			if (ns === undefined) namespaces.set(name, (ns = wrap(store.namespace(name))));
 			return ns;
 		},
+		...(store.scan !== undefined && {
+			scan: (name: EntityName) => {
+				const rows = store.scan!(name);
+				return (async function* () {
+					await guard.check();
+					yield* rows;
+				})();
+			},
+		}),
 		close: () => store.close(),
 	};
 }

@@ -1,14 +1,14 @@
-import { createRequire } from 'node:module';
+import { StoreError } from './keyv-store.js';
 import { createMemoryStore } from './memory-store.js';
-import type { KeyvStoreAdapter } from 'keyv';
-import { createKeyvStore, StoreError } from './keyv-store.js';
 import type { Store } from './ports.js';
+import { openPostgresStore } from './postgres-store.js';
+import { openRedisStore } from './redis-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 /**
  * `STORE_URL` → a Store. `sqlite://<path>` (default `sqlite://data/pitwall.sqlite`, relative to the working
- * directory), `memory://`, and, for the scale-out issue, `postgresql://…` / `redis://…` via their keyv adapters:
- * those are refused with a clear message while the adapter package is not installed.
+ * directory), `memory://`, `postgresql://…` (or `postgres://…`) and `redis://…` (or `rediss://…`), each with an
+ * atomic insert-if-absent on the server (issue 9 §3, docs/storage.md).
  */
 
 export const DEFAULT_STORE_URL = 'sqlite://data/pitwall.sqlite';
@@ -16,7 +16,7 @@ export const DEFAULT_STORE_URL = 'sqlite://data/pitwall.sqlite';
 export type StoreTarget =
 	| { readonly kind: 'sqlite'; readonly path: string }
 	| { readonly kind: 'memory' }
-	| { readonly kind: 'postgresql' | 'redis'; readonly url: string; readonly adapterPackage: string };
+	| { readonly kind: 'postgresql' | 'redis'; readonly url: string };
 
 export function parseStoreUrl(url: string): StoreTarget {
 	const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
@@ -30,23 +30,14 @@ export function parseStoreUrl(url: string): StoreTarget {
 			return { kind: 'memory' };
 		case 'postgres':
 		case 'postgresql':
-			return { kind: 'postgresql', url, adapterPackage: '@keyv/postgres' };
+			return { kind: 'postgresql', url };
 		case 'redis':
 		case 'rediss':
-			return { kind: 'redis', url, adapterPackage: '@keyv/redis' };
+			return { kind: 'redis', url };
 		default:
 			throw new StoreError(`STORE_URL "${url}" is not sqlite://…, postgresql://…, redis://… or memory://`);
 	}
 }
-
-const installed = (name: string): boolean => {
-	try {
-		createRequire(import.meta.url).resolve(name);
-		return true;
-	} catch {
-		return false;
-	}
-};
 
 export async function openStore(url: string, onError: (error: unknown) => void): Promise<Store> {
 	const target = parseStoreUrl(url);
@@ -55,17 +46,9 @@ export async function openStore(url: string, onError: (error: unknown) => void):
 			return openSqliteStore(target.path, onError);
 		case 'memory':
 			return createMemoryStore();
-		default: {
-			if (!installed(target.adapterPackage)) {
-				throw new StoreError(
-					`STORE_URL selects ${target.kind}, whose keyv adapter ${target.adapterPackage} is not installed yet ` +
-						`(npm install ${target.adapterPackage}); use sqlite://… until the scale-out issue lands`,
-				);
-			}
-			// Untested until the scale-out issue: the adapter's default export takes the URL. Without an atomic
-			// insert-if-absent, appends are ordered only within one process (see docs/storage.md).
-			const module = (await import(target.adapterPackage)) as { default: new (url: string) => KeyvStoreAdapter };
-			return createKeyvStore({ kind: target.kind, adapter: new module.default(target.url), onError });
-		}
+		case 'postgresql':
+			return openPostgresStore(target.url, onError);
+		case 'redis':
+			return openRedisStore(target.url, onError);
 	}
 }

@@ -20,9 +20,9 @@ import { adapters, failOnError } from './helpers.js';
 const { dir, cleanup } = adapters();
 const root = join(import.meta.dirname, '..', '..');
 let writer: ChildProcess | undefined;
-afterAll(() => {
+afterAll(async () => {
 	writer?.kill('SIGKILL');
-	cleanup();
+	await cleanup();
 });
 
 /** `npm run backup -- --to <to>` on STORE_URL=sqlite://<from>; its exit code and output. */

@@ -1,17 +1,17 @@
 /**
- * Child process of crash-import.test.ts: imports histories of 300 races into new SQLite leagues (`Imp 0`, `Imp 1`,
- * …), one after another, until it is killed. Usage: node --import tsx crash-import-writer.ts <file.sqlite> <seed>.
+ * Child process of crash-import.test.ts: imports histories of 300 races into new leagues (SQLite, PostgreSQL or Redis) (`Imp 0`, `Imp 1`,
+ * …), one after another, until it is killed. Usage: node --import tsx crash-import-writer.ts <store spec JSON> <seed>.
  * Prints `importing` just before each import is appended.
  */
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { config, randomRaces } from './helpers.js';
+import { openSpec, type StoreSpec } from './store-spec.js';
 
 const IMPORT_SIZE = 300; // crash-import.test.ts expects this size
 
-const [file, seedText] = process.argv.slice(2);
+const [specJson, seedText] = process.argv.slice(2);
 const seed = Number(seedText);
-const store = await openSqliteStore(file!, (error) => {
+const store = await openSpec(JSON.parse(specJson!) as StoreSpec, (error) => {
 	console.error(error);
 	process.exit(2);
 });

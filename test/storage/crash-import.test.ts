@@ -5,21 +5,22 @@ import { foldEvents } from '../../src/league/race-log.js';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { adapters, failOnError } from './helpers.js';
+import { adapters, skipUnavailable } from './helpers.js';
+import type { StoreSpec } from './store-spec.js';
 import { mulberry32 } from '../support/mulberry32.js';
 
 /** Issue 8 §1: a crash mid-import leaves either none of it or all of it. */
 
-const { dir, cleanup } = adapters();
+const { list, cleanup } = adapters();
+const shared = list.filter((adapter) => adapter.spec !== undefined);
 afterAll(cleanup);
 const writer = join(import.meta.dirname, 'crash-import-writer.ts');
 const IMPORT_SIZE = 300; // as crash-import-writer.ts writes
 
 /** Start the writer; SIGKILL it `ms` after it announces its `nth` import (so kills land in and around the write). */
-function runAndKill(file: string, seed: number, nth: number, ms: number): Promise<void> {
+function runAndKill(spec: StoreSpec, seed: number, nth: number, ms: number): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', writer, file, String(seed)], {
+		const child = spawn(process.execPath, ['--import', 'tsx', writer, JSON.stringify(spec), String(seed)], {
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let stderr = '';
@@ -36,15 +37,17 @@ function runAndKill(file: string, seed: number, nth: number, ms: number): Promis
 	});
 }
 
-describe('crash safety of /league import (SQLite, SIGKILL during imports)', () => {
+describe.each(shared)('crash safety of /league import ($name, SIGKILL during imports)', (adapter) => {
+	skipUnavailable(adapter);
+
 	it('every league holds its whole import or none of it, and its ratings equal a fresh replay', async () => {
-		const file = join(dir, 'crash-import.sqlite');
+		const spec = adapter.spec!('crash-import');
 		const random = mulberry32(808);
 		const outcomes = { whole: 0, none: 0 };
 		// From at once (while the batch is validated) to well after the write (while it is rated).
 		for (const [round, ms] of [0, 1, 3, 6, 12, 25, 60].entries()) {
-			await runAndKill(file, round + 1, 1 + Math.floor(random() * 2), ms);
-			const repo = createLeagueRepository(await openSqliteStore(file, failOnError), { ratingEvery: 50, stateEvery: 7 });
+			await runAndKill(spec, round + 1, 1 + Math.floor(random() * 2), ms);
+			const repo = createLeagueRepository(await adapter.open('crash-import'), { ratingEvery: 50, stateEvery: 7 });
 			const leagues = await repo.listLeagues('g1');
 			expect(leagues.length).toBeGreaterThan(0);
 			for (const league of leagues) {

@@ -1,17 +1,17 @@
 /**
- * Child process of crash.test.ts: appends events to a SQLite league as fast as it can until it is killed.
- * Usage: node --import tsx crash-writer.ts <file.sqlite> <seed>. Prints `ready` once the league has an event, and
+ * Child process of crash.test.ts: appends events to a league (SQLite, PostgreSQL or Redis: store-spec.ts) as fast as it can until it is killed.
+ * Usage: node --import tsx crash-writer.ts <store spec JSON> <seed>. Prints `ready` once the league has an event, and
  * `acked` once its first writes are acknowledged.
  */
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { config, randomRaces } from './helpers.js';
+import { openSpec, type StoreSpec } from './store-spec.js';
 import { mulberry32 } from '../support/mulberry32.js';
 
-const [file, seedText] = process.argv.slice(2);
+const [specJson, seedText] = process.argv.slice(2);
 const seed = Number(seedText);
 const random = mulberry32(seed);
-const store = await openSqliteStore(file!, (error) => {
+const store = await openSpec(JSON.parse(specJson!) as StoreSpec, (error) => {
 	console.error(error);
 	process.exit(2);
 });

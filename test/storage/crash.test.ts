@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { KeyvSqlite } from '@keyv/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../src/league/race-log.js';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { adapters, failOnError } from './helpers.js';
+import { adapters, skipUnavailable } from './helpers.js';
+import type { StoreSpec } from './store-spec.js';
 import { mulberry32 } from '../support/mulberry32.js';
 
-const { dir, cleanup } = adapters();
+const { list, cleanup } = adapters();
+const shared = list.filter((adapter) => adapter.spec !== undefined);
 afterAll(cleanup);
 const writer = join(import.meta.dirname, 'crash-writer.ts');
 
@@ -18,9 +18,9 @@ const writer = join(import.meta.dirname, 'crash-writer.ts');
  * Start the writer, let it run a random while after its first acknowledged writes (so every round adds to the log,
  * however loaded the machine is), SIGKILL it.
  */
-function runAndKill(file: string, seed: number, ms: number): Promise<void> {
+function runAndKill(spec: StoreSpec, seed: number, ms: number): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', writer, file, String(seed)], {
+		const child = spawn(process.execPath, ['--import', 'tsx', writer, JSON.stringify(spec), String(seed)], {
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let stderr = '';
@@ -35,29 +35,28 @@ function runAndKill(file: string, seed: number, ms: number): Promise<void> {
 	});
 }
 
-describe('crash safety (SQLite, SIGKILL at random moments)', () => {
+describe.each(shared)('crash safety ($name, SIGKILL at random moments)', (adapter) => {
+	skipUnavailable(adapter);
+
 	it('leaves a contiguous log of whole records whose derived state equals a fresh replay', async () => {
-		const file = join(dir, 'crash.sqlite');
+		const spec = adapter.spec!('crash');
 		const random = mulberry32(2024);
 		let previous = 0;
 		for (let round = 0; round < 4; round++) {
-			await runAndKill(file, round + 1, 150 + Math.floor(random() * 600));
+			await runAndKill(spec, round + 1, 150 + Math.floor(random() * 600));
 
 			// Every stored event record is whole and the seqs form 0..n-1 with nothing beyond a gap.
-			const probe = new KeyvSqlite({ uri: `sqlite://${file}` });
-			const rows = (await probe.query("SELECT key, value FROM keyv WHERE key LIKE 'events:%'")) as {
-				key: string;
-				value: string;
-			}[];
-			await probe.disconnect();
-			const seqs = rows.map((row) => Number(row.key.slice(row.key.lastIndexOf(':') + 1))).sort((a, b) => a - b);
+			const store = await adapter.open('crash');
+			const rows: (readonly [string, unknown])[] = [];
+			for await (const row of store.scan!('events')) rows.push(row);
+			const seqs = rows.map(([key]) => Number(key.slice(key.lastIndexOf(':') + 1))).sort((a, b) => a - b);
 			expect(seqs).toEqual(seqs.map((_, i) => i));
-			for (const row of rows) expect((JSON.parse(row.value) as { value: { v: number } }).value.v).toBe(1);
+			for (const [, value] of rows) expect((value as { v: number }).v).toBe(1);
 			expect(seqs.length).toBeGreaterThan(previous);
 			previous = seqs.length;
 
 			// Reopened state (state snapshot + tail) and ratings (rating snapshots + tail) equal a fresh fold.
-			const repo = createLeagueRepository(await openSqliteStore(file, failOnError), { ratingEvery: 5, stateEvery: 7 });
+			const repo = createLeagueRepository(store, { ratingEvery: 5, stateEvery: 7 });
 			const events = await repo.readEvents('g1.main');
 			expect(events).toHaveLength(rows.length);
 			const fresh = foldEvents(events);

@@ -1,13 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeEach } from 'vitest';
 import type { EntryInput, LeagueConfig, RaceInput } from '../../src/league/league-events.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { Store } from '../../src/storage/ports.js';
-import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { mulberry32 } from '../support/mulberry32.js';
+import { serverStores } from './server-stores.js';
+import { openSpec, type StoreSpec } from './store-spec.js';
 
-/** Test helpers: both adapters, a temp dir per test file, seeded random races. */
+/** Test helpers: every adapter, a temp dir per test file, seeded random races. */
 
 export const failOnError = (error: unknown): never => {
 	throw error instanceof Error ? error : new Error(String(error));
@@ -15,11 +17,26 @@ export const failOnError = (error: unknown): never => {
 
 export interface Adapter {
 	readonly name: string;
-	/** Open (or reopen, for sqlite) the store at `file`. Memory stores are shared per file name. */
+	/** Open (or reopen) the store at `file`. Memory stores are shared per file name. */
 	open(file: string): Promise<Store>;
+	/** Where the store of `file` lives, for a child process (absent for memory). */
+	readonly spec?: ((file: string) => StoreSpec) | undefined;
+	/** Why this adapter's server is not running (its cases skip, naming it), or undefined. */
+	readonly unavailable?: string | undefined;
 }
 
-export function adapters(): { list: Adapter[]; dir: string; cleanup: () => void } {
+/**
+ * Skips the current test when the adapter's server could not be started, with the reason (never a silent pass).
+ * Call inside a describe.each(list) body.
+ */
+export function skipUnavailable(adapter: Adapter): void {
+	beforeEach((context) => {
+		if (adapter.unavailable !== undefined) context.skip(adapter.unavailable);
+	});
+}
+
+/** memory, sqlite, postgresql and redis (issue 9 §3: the whole storage suite runs on every store). */
+export function adapters(): { list: Adapter[]; dir: string; cleanup: () => Promise<void> } {
 	const dir = mkdtempSync(join(tmpdir(), 'pitwall-storage-'));
 	const memories = new Map<string, Store>();
 	const memory: Adapter = {
@@ -30,8 +47,23 @@ export function adapters(): { list: Adapter[]; dir: string; cleanup: () => void 
 			return Promise.resolve({ ...store, close: () => Promise.resolve() });
 		},
 	};
-	const sqlite: Adapter = { name: 'sqlite', open: (file) => openSqliteStore(join(dir, `${file}.sqlite`), failOnError) };
-	return { list: [memory, sqlite], dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+	const sqliteSpec = (file: string): StoreSpec => ({ kind: 'sqlite', path: join(dir, `${file}.sqlite`) });
+	const sqlite: Adapter = { name: 'sqlite', spec: sqliteSpec, open: (file) => openSpec(sqliteSpec(file), failOnError) };
+	const servers = serverStores();
+	const onServer = servers.map((server): Adapter => ({
+		name: server.name,
+		unavailable: server.unavailable,
+		spec: server.spec,
+		open: (file) => openSpec(server.spec(file), failOnError),
+	}));
+	return {
+		list: [memory, sqlite, ...onServer],
+		dir,
+		cleanup: async () => {
+			rmSync(dir, { recursive: true, force: true });
+			await Promise.all(servers.map((server) => server.cleanup()));
+		},
+	};
 }
 
 export const config = (name = 'Main', extra: Partial<LeagueConfig> = {}): LeagueConfig => ({

@@ -17,9 +17,9 @@ import { adapters, failOnError } from './helpers.js';
 
 const { dir, cleanup } = adapters();
 const children = new Set<ChildProcess>();
-afterAll(() => {
+afterAll(async () => {
 	for (const child of children) child.kill('SIGKILL');
-	cleanup();
+	await cleanup();
 });
 const workerScript = join(import.meta.dirname, 'league-creation-worker.ts');
 const SAMPLE_RACES = parseHistoryCsv(readFileSync(SAMPLE_LEAGUE_FILE, 'utf8'), SAMPLE_LEAGUE_FILE).length;

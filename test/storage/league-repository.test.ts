@@ -6,7 +6,7 @@ import { getSystem, raceSystems } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import type { LeagueRepository } from '../../src/storage/ports.js';
-import { adapters, config, randomRaces, type Adapter } from './helpers.js';
+import { adapters, config, randomRaces, type Adapter, skipUnavailable } from './helpers.js';
 
 const { list, cleanup } = adapters();
 afterAll(cleanup);
@@ -38,6 +38,8 @@ const players = async (repo: LeagueRepository, league: string, system: string) =
 	JSON.stringify((await repo.ratingsAt(league, system)).snapshot.players);
 
 describe.each(list)('league repository: $name adapter', (adapter) => {
+	skipUnavailable(adapter);
+
 	it('creates, gets and lists leagues per guild; a duplicate name is refused', async () => {
 		const repo = await open(adapter, 'leagues');
 		const main = await repo.createLeague(config('Main'), 'u0');

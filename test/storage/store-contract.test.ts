@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseStoreUrl, openStore } from '../../src/storage/store-url.js';
-import { adapters } from './helpers.js';
+import { adapters, skipUnavailable } from './helpers.js';
 
 const { list, cleanup } = adapters();
 afterAll(cleanup);
 
 describe.each(list)('Store contract: $name adapter', (adapter) => {
+	skipUnavailable(adapter);
+
 	it('get of a missing key is undefined; set then get returns an equal copy', async () => {
 		const ns = (await adapter.open('basic')).namespace('events');
 		expect(await ns.get('nope')).toBeUndefined();
@@ -50,6 +52,37 @@ describe.each(list)('Store contract: $name adapter', (adapter) => {
 		expect(await ns.get('e')).toEqual({ v: 1, text: ':colon', n: 0.1 });
 	});
 
+	it('scan yields every key of one namespace with its value, and only those', async () => {
+		const store = await adapter.open('scan');
+		const events = store.namespace('events');
+		const keys = Array.from({ length: 150 }, (_, i) => `g1.main:${i}`);
+		for (const key of keys) await events.set(key, { v: 1, key });
+		await events.add('g1.main:added', { v: 1, key: 'g1.main:added' });
+		await store.namespace('guilds').set('g1', { v: 1, leagues: [] });
+		await store.namespace('rating-index').set('g1.main:glicko', { v: 1 });
+		const seen = new Map<string, unknown>();
+		for await (const [key, value] of store.scan!('events')) seen.set(key, value);
+		expect([...seen.keys()].sort()).toEqual([...keys, 'g1.main:added'].sort());
+		for (const [key, value] of seen) expect(value).toEqual({ v: 1, key });
+		const guilds: string[] = [];
+		for await (const [key] of store.scan!('guilds')) guilds.push(key);
+		expect(guilds).toEqual(['g1']);
+		await store.close();
+	});
+
+	it('keys stay where they were written whatever order the namespaces are opened in', async () => {
+		const first = await adapter.open('order');
+		await first.namespace('events').set('k', 'event');
+		await first.namespace('jobs').set('k', 'job');
+		expect(await first.namespace('events').get('k')).toBe('event');
+		await first.close();
+		const second = await adapter.open('order');
+		expect(await second.namespace('jobs').get('k')).toBe('job');
+		expect(await second.namespace('events').getMany(['k', 'x'])).toEqual(['event', undefined]);
+		expect(await second.namespace('events').add('k', 'other')).toBe(false);
+		await second.close();
+	});
+
 	it('namespaces are isolated, delete removes, data survives a reopen', async () => {
 		const store = await adapter.open('reopen');
 		await store.namespace('events').set('k', 'event');
@@ -70,11 +103,13 @@ describe('STORE_URL', () => {
 	it('maps each scheme to its adapter', () => {
 		expect(parseStoreUrl('sqlite://data/pitwall.sqlite')).toEqual({ kind: 'sqlite', path: 'data/pitwall.sqlite' });
 		expect(parseStoreUrl('memory://')).toEqual({ kind: 'memory' });
-		expect(parseStoreUrl('postgresql://u@localhost/db')).toMatchObject({
+		expect(parseStoreUrl('postgresql://u@localhost/db')).toEqual({
 			kind: 'postgresql',
-			adapterPackage: '@keyv/postgres',
+			url: 'postgresql://u@localhost/db',
 		});
-		expect(parseStoreUrl('redis://localhost:6379')).toMatchObject({ kind: 'redis', adapterPackage: '@keyv/redis' });
+		expect(parseStoreUrl('postgres://h/db')).toMatchObject({ kind: 'postgresql' });
+		expect(parseStoreUrl('redis://localhost:6379')).toEqual({ kind: 'redis', url: 'redis://localhost:6379' });
+		expect(parseStoreUrl('rediss://h:6380')).toMatchObject({ kind: 'redis' });
 		expect(() => parseStoreUrl('mysql://x')).toThrow(/not sqlite/);
 		expect(() => parseStoreUrl('sqlite://')).toThrow(/file path/);
 	});
