@@ -55,7 +55,13 @@ describe('npm run backup and the restore', () => {
 		const live = join(dir, 'live.sqlite');
 		const writing = spawn(
 			process.execPath,
-			['--import', 'tsx', join(import.meta.dirname, 'crash-writer.ts'), live, '5'],
+			[
+				'--import',
+				'tsx',
+				join(import.meta.dirname, 'crash-writer.ts'),
+				JSON.stringify({ kind: 'sqlite', path: live }),
+				'5',
+			],
 			{
 				stdio: ['ignore', 'pipe', 'pipe'],
 			},
