@@ -179,6 +179,9 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 export default {
 	data,
 	defer: 'none',
+	// New parameters replay every rating; `info` may open the league (issue 9 item 2). `import`, `export` and
+	// `preview-post` defer themselves, ephemerally.
+	subcommandDefer: { config: 'public', info: 'public', create: 'public' },
 	async execute(interaction, ctx) {
 		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);

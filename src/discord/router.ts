@@ -114,9 +114,11 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 			const command = commands.get(interaction.commandName);
 			if (!command) throw new UserFacingError('unknown-command', 'This command is not available any more.');
 			if (command.organizerOnly) assertOrganizer(interaction);
-			if (command.defer !== 'none') {
-				await interaction.deferReply(command.defer === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
-				publicDefer = command.defer === 'public';
+			const sub = interaction.options.getSubcommand(false);
+			const defer = (sub !== null && command.subcommandDefer?.[sub]) || command.defer;
+			if (defer !== 'none') {
+				await interaction.deferReply(defer === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
+				publicDefer = defer === 'public';
 			}
 			await command.execute(interaction, ctx);
 		} catch (error) {
