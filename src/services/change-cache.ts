@@ -1,4 +1,4 @@
-import { yieldToEventLoop, RACES_PER_SLICE } from '../event-loop.js';
+import { createSlicer } from '../event-loop.js';
 import { explainRace, expectedRanks, type RacerExplanation } from '../league/explain-race.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { createReplay, type Replay } from '../league/replay.js';
@@ -155,13 +155,10 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 			entry = fresh(state, system);
 			entries.set(key, entry);
 		}
-		let sinceYield = 0;
+		const slicer = createSlicer();
 		for (const { race } of state.ratedRaces(entry.seq)) {
 			applyRace(entry, race);
-			if (rebuild && ++sinceYield >= RACES_PER_SLICE) {
-				sinceYield = 0;
-				await yieldToEventLoop();
-			}
+			if (slicer.due()) await slicer.pause();
 		}
 		entry.seq = state.seq();
 		return entry;
@@ -176,7 +173,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 	const explainFromScratch = async (league: LeagueInfo, system: string, raceId: string) => {
 		const state = await repo.loadState(league.id);
 		const entry = fresh(state, system);
-		let sinceYield = 0;
+		const slicer = createSlicer();
 		for (const { race } of state.ratedRaces()) {
 			if (race.id === raceId) {
 				const prepared = entry.replay.prepare(race);
@@ -185,11 +182,8 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 				const after = prepared.field.map((e): unknown => entry.replay.player(e.player)!.state);
 				return { race, racers: explainRace(entry.system, entry.params, prepared.field, after, { mode: race.mode }) };
 			}
-			entry.replay.apply(race);
-			if (++sinceYield >= RACES_PER_SLICE) {
-				sinceYield = 0;
-				await yieldToEventLoop();
-			}
+			entry.replay.advance(race);
+			if (slicer.due()) await slicer.pause();
 		}
 		return undefined;
 	};

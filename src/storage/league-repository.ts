@@ -10,7 +10,8 @@ import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
 import type { AppendOptions, AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
 import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
-import { dailyToDomain, dailyToRecord, guildToDomain, stateToDomain, stateToRecord, versioned } from './records.js';
+import { createLeagueStateStore } from './league-state-store.js';
+import { dailyToDomain, dailyToRecord, guildToDomain, versioned } from './records.js';
 
 /**
  * The service-facing league repository over a Store. Per league, everything (appends and reads) runs through one
@@ -54,7 +55,8 @@ export const leagueId = (guildId: string, name: string): string => {
 export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
 	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date() } = options;
 	const events = store.namespace('events');
-	const states = store.namespace('league-state');
+	// In chunks: a big league's state is too large to parse or write in one turn (issue 9 §2).
+	const states = createLeagueStateStore(store.namespace('league-state'));
 	const guilds = store.namespace('guilds');
 	const daily = store.namespace('daily-standings');
 	const dailyKey = (league: string, day: string) => `${league}:${day}`;
@@ -72,8 +74,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const session = async (league: string): Promise<Session> => {
 		let s = sessions.get(league);
 		if (s === undefined) {
-			const raw = await states.get(league);
-			const log = createLeagueLog(raw === undefined ? undefined : stateToDomain(raw, `league state ${league}`));
+			const log = createLeagueLog(await states.read(league));
 			const ratings = createRatingKeeper({
 				league,
 				snapshots: store.namespace('rating-snapshots'),
@@ -99,7 +100,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			const event = JSON.parse(JSON.stringify({ ...input, seq: s.log.seq() + 1 })) as LoggedEvent;
 			if (await appendEvent(events, league, event)) {
 				const result = s.log.apply(event);
-				if ((event.seq + 1) % stateEvery === 0) await states.set(league, stateToRecord(league, s.log.snapshot()));
+				if ((event.seq + 1) % stateEvery === 0) await states.write(league, s.log.snapshot());
 				for (const [k, system] of systems.entries()) {
 					await s.ratings.bring(
 						s.log,
