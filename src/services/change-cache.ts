@@ -2,6 +2,7 @@ import { createSlicer } from '../event-loop.js';
 import { explainRace, expectedRanks, type RacerExplanation } from '../league/explain-race.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { createReplay, type Replay } from '../league/replay.js';
+import { readChanges, writeChanges, type StoredChanges } from './change-cache-store.js';
 import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, FieldEntry, Race } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
@@ -12,7 +13,21 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
  * fields of the races that are still someone's last race. Races submitted since are applied on top; only an event
  * that changed rated history (void, edit, merge, parameters) replays it all, yielding to the event loop between
  * slices (event-loop.ts). Calls for one key run one at a time, so a replay in progress is never applied twice.
+ *
+ * At scale (issue 9 §2: 15,000 races of 20 racers): each player's results are kept as one array of numbers rather
+ * than an object per race (300,000 objects per system); the history is kept in the store (change-cache-store.ts)
+ * after a full replay and every STORE_EVERY races, so a fresh process restores it instead of replaying it all; and
+ * only the WARM most recently used (league, system) histories stay in memory.
  */
+
+/** Races applied between two copies of a history in the store. */
+const STORE_EVERY = 250;
+/** (league, system) histories kept in memory: the headline systems of the busiest leagues. */
+const WARM = 4;
+
+/** A result's numbers in a player's column: race number (R<n>), rank, place, status (1: DNF), field size, expected
+ * rank, rating before, rating after. */
+const WIDTH = 8;
 
 export interface LastChange {
 	readonly race: string;
@@ -66,11 +81,18 @@ interface Entry {
 	seq: number;
 	readonly system: AnyRatingSystem;
 	readonly params: unknown;
+	readonly paramsKey: string;
 	readonly replay: Replay<unknown>;
 	readonly byPlayer: Map<string, LastChange>;
-	readonly results: Map<string, RaceResult[]>;
+	/** Per player, WIDTH numbers per rated race, oldest first. */
+	readonly results: Map<string, number[]>;
 	readonly lastRaceOf: Map<string, string>;
 	readonly fields: Map<string, KeptField>;
+	/** Races applied since the copy in the store; the keys of that copy's chunks. */
+	sinceStored: number;
+	storedKeys: readonly string[];
+	/** Set when a rebuild replaced this entry: a copy queued for the store is then dropped. */
+	replaced: boolean;
 }
 
 export function createChangeCache(repo: LeagueRepository): ChangeCache {
@@ -87,20 +109,67 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		return run;
 	};
 
-	const fresh = (state: LeagueLog, system: string): Entry => {
+	const fresh = (state: LeagueLog, system: string, stored?: StoredChanges): Entry => {
 		const config = state.config();
 		const impl = getSystem(system);
 		const params: unknown = impl.params(config?.params[system]);
+		const raceOf = (id: string): Race => {
+			const r = state.race(id)!;
+			return { id: r.id, date: r.date, mode: r.mode, entries: r.entries };
+		};
 		return {
-			seq: -1,
+			seq: stored?.seq ?? -1,
 			system: impl,
 			params,
-			replay: createReplay<unknown, unknown>(impl, params, { reset: config?.reset }),
-			byPlayer: new Map(),
-			results: new Map(),
-			lastRaceOf: new Map(),
-			fields: new Map(),
+			paramsKey: JSON.stringify([config?.params[system] ?? {}, config?.reset ?? null]),
+			replay: createReplay<unknown, unknown>(impl, params, { reset: config?.reset }, stored?.replay),
+			byPlayer: new Map(stored?.lastChanges.map(({ player, ...change }) => [player, change])),
+			results: new Map(stored?.results as Map<string, number[]> | undefined),
+			lastRaceOf: new Map(stored?.lastRaceOf),
+			fields: new Map(stored?.fields.map(({ race, ...kept }) => [race, { ...kept, race: raceOf(race) }] as const)),
+			sinceStored: 0,
+			storedKeys: [],
+			replaced: false,
 		};
+	};
+
+	/** The copy of (league, system) in the store, when it still holds for the log: else undefined (rebuild). */
+	const restore = async (state: LeagueLog, league: string, system: string): Promise<Entry | undefined> => {
+		const found = await readChanges(repo, league, system).catch(() => undefined);
+		if (found === undefined || state.touchedSince(found.changes.seq) !== Infinity) return undefined;
+		if (found.changes.seq > state.seq()) return undefined; // written by a process further on than this one
+		const entry = fresh(state, system, found.changes);
+		if (entry.paramsKey !== found.changes.paramsKey) return undefined;
+		entry.storedKeys = found.keys;
+		return entry;
+	};
+
+	const toStored = (entry: Entry): StoredChanges => ({
+		seq: entry.seq,
+		paramsKey: entry.paramsKey,
+		replay: entry.replay.snapshot(),
+		lastChanges: [...entry.byPlayer].map(([player, change]) => ({ player, ...change })),
+		results: entry.results,
+		lastRaceOf: entry.lastRaceOf,
+		fields: [...entry.fields].map(([race, kept]) => ({
+			race,
+			field: kept.field,
+			after: kept.after,
+			expected: kept.expected,
+			holders: kept.holders,
+		})),
+	});
+
+	/**
+	 * Queue a copy of the entry for the store, after the task running now (the caller is answered first). A failed
+	 * write only costs a later replay: the copy is a cache.
+	 */
+	const store = (league: string, system: string, entry: Entry) => {
+		entry.sinceStored = 0;
+		void serial(`${league}:${system}`, async () => {
+			if (entry.replaced) return;
+			entry.storedKeys = await writeChanges(repo, league, system, toStored(entry), entry.storedKeys);
+		}).catch(() => undefined);
 	};
 
 	const applyRace = (entry: Entry, race: Race) => {
@@ -119,22 +188,21 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		entry.fields.set(race.id, kept);
 		const tieSize = new Map<number, number>();
 		for (const e of prepared.field) tieSize.set(e.rank, (tieSize.get(e.rank) ?? 0) + 1);
+		const raceNumber = Number(race.id.slice(1));
 		outcome.changes.forEach((c, i) => {
 			entry.byPlayer.set(c.player, { race: race.id, date: race.date, before: c.before.rating, after: c.after.rating });
-			const result: RaceResult = {
-				race: race.id,
-				date: race.date,
-				rank: c.rank,
-				place: c.rank - (tieSize.get(c.rank)! - 1) / 2,
-				status: c.status,
-				fieldSize: prepared.field.length,
-				expectedRank: expected[i]!,
-				before: c.before.rating,
-				after: c.after.rating,
-			};
-			const list = entry.results.get(c.player);
-			if (list === undefined) entry.results.set(c.player, [result]);
-			else list.push(result);
+			let list = entry.results.get(c.player);
+			if (list === undefined) entry.results.set(c.player, (list = []));
+			list.push(
+				raceNumber,
+				c.rank,
+				c.rank - (tieSize.get(c.rank)! - 1) / 2,
+				c.status === 'DNF' ? 1 : 0,
+				prepared.field.length,
+				expected[i]!,
+				c.before.rating,
+				c.after.rating,
+			);
 			const previous = entry.lastRaceOf.get(c.player);
 			if (previous !== undefined) {
 				const old = entry.fields.get(previous);
@@ -150,18 +218,49 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		const key = `${league.id}:${system}`;
 		const state = await repo.loadState(league.id);
 		let entry = entries.get(key);
-		const rebuild = entry === undefined || state.touchedSince(entry.seq) !== Infinity;
-		if (entry === undefined || rebuild) {
-			entry = fresh(state, system);
-			entries.set(key, entry);
+		entries.delete(key); // set again below: the map's order is the order of use, least recent first
+		let rebuild = false;
+		if (entry !== undefined && state.touchedSince(entry.seq) !== Infinity) {
+			entry.replaced = true;
+			entry = undefined;
 		}
+		if (entry === undefined) {
+			entry = await restore(state, league.id, system);
+			rebuild = entry === undefined;
+			entry ??= fresh(state, system);
+		}
+		entries.set(key, entry);
+		for (const idle of [...entries.keys()].slice(0, Math.max(0, entries.size - WARM))) entries.delete(idle);
 		const slicer = createSlicer();
 		for (const { race } of state.ratedRaces(entry.seq)) {
 			applyRace(entry, race);
+			entry.sinceStored++;
 			if (slicer.due()) await slicer.pause();
 		}
 		entry.seq = state.seq();
+		if ((rebuild && entry.sinceStored > 0) || entry.sinceStored >= STORE_EVERY) store(league.id, system, entry);
 		return entry;
+	};
+
+	/** A player's results under the entry, as RaceResult records (dates from the log: a changed date is an edit). */
+	const resultsOf = (entry: Entry, state: LeagueLog, player: string): RaceResult[] => {
+		const list = entry.results.get(player) ?? [];
+		const out: RaceResult[] = [];
+		for (let i = 0; i < list.length; i += WIDTH) {
+			const race = `R${list[i]!}`;
+			out.push({
+				race,
+				date: state.race(race)?.date,
+				rank: list[i + 1]!,
+				place: list[i + 2]!,
+				status: list[i + 3] === 1 ? 'DNF' : 'finished',
+				fieldSize: list[i + 4]!,
+				expectedRank: list[i + 5]!,
+				before: list[i + 6]!,
+				after: list[i + 7]!,
+			});
+		}
+		return out;
 	};
 
 	const explainKept = (entry: Entry, kept: KeptField): RacerExplanation[] =>
@@ -192,7 +291,9 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		lastChanges: (league, system) =>
 			serial(`${league.id}:${system}`, async () => (await update(league, system)).byPlayer),
 		results: (league, system, player) =>
-			serial(`${league.id}:${system}`, async () => [...((await update(league, system)).results.get(player) ?? [])]),
+			serial(`${league.id}:${system}`, async () =>
+				resultsOf(await update(league, system), await repo.loadState(league.id), player),
+			),
 		lastExplanation: (league, system, player) =>
 			serial(`${league.id}:${system}`, async () => {
 				const entry = await update(league, system);

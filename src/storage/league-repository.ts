@@ -59,6 +59,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const states = createLeagueStateStore(store.namespace('league-state'));
 	const guilds = store.namespace('guilds');
 	const daily = store.namespace('daily-standings');
+	const caches = store.namespace('derived-caches');
 	const dailyKey = (league: string, day: string) => `${league}:${day}`;
 	const mutex = createKeyedMutex();
 	const sessions = new Map<string, Session>();
@@ -207,6 +208,9 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				: (versioned(raw, `daily cursor of ${league}`) as unknown as { day: string }).day;
 		},
 		setDailyCursor: (league, day) => daily.set(`${league}:cursor`, { v: 1, day }),
+		readCache: (league, keys) => caches.getMany(keys.map((key) => `${league}:${key}`)),
+		writeCache: (league, key, value) => caches.set(`${league}:${key}`, value),
+		deleteCache: (league, key) => caches.delete(`${league}:${key}`),
 		close: () => store.close(),
 	};
 }
