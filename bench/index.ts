@@ -32,3 +32,6 @@ own('./jobs.ts', { nodeArgs: ['--expose-gc'] });
 own('./storage.ts');
 // `/league import` measures peak RSS too: one process per source (bench/league-import.ts).
 for (const source of ['zakstunts', 'f1']) own('./league-import.ts', { args: [source] });
+// The big league (issue 9 §2): a generated 15,000-race league; the file runs its measuring phases in processes of
+// their own (RSS, cold open), with --expose-gc.
+own('./big-league.ts');
