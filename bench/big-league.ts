@@ -147,10 +147,9 @@ async function main(args: readonly string[]): Promise<void> {
 		await buildBigLeague(store);
 		await store.close();
 		console.log(`  generated in ${((Date.now() - start) / 1000).toFixed(1)} s`);
-		const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 		const script = fileURLToPath(import.meta.url);
 		for (const phase of ['first', 'restart']) {
-			const child = spawnSync(process.execPath, ['--expose-gc', tsx, script, phase, path], {
+			const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, phase, path], {
 				stdio: 'inherit',
 				env: { ...process.env, MALLOC_ARENA_MAX: '2' },
 			});

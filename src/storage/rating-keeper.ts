@@ -22,6 +22,9 @@ import {
  * and a crash between writes at worst leaves a snapshot that is ignored.
  */
 
+/** Beyond SPARSE × every races before the head, a snapshot every SPARSE × every races. */
+const SPARSE = 4;
+
 interface Current {
 	readonly replay: Replay<unknown>;
 	readonly paramsKey: string;
@@ -103,7 +106,11 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 						progress?.(i + 1, rated.length);
 						await slicer.pause();
 					}
-					if (cur.count % every === 0) due = true;
+					// Far from the head (a cold start, a void of R1) only every SPARSE-th snapshot is taken: a void there
+					// replays at most SPARSE × every races more, and a 15,000-race replay writes 20 snapshots, not 60
+					// (each a JSON string of every player: the garbage that grew the heap, issue 9 §2).
+					const sparse = rated.length - i - 1 > SPARSE * every;
+					if (cur.count % (sparse ? SPARSE * every : every) === 0) due = true;
 					// A snapshot covers every race up to a seq, so it waits for the end of an import's batch (one seq).
 					if (due && rated[i + 1]?.seq !== seq) {
 						due = false;
