@@ -2,6 +2,7 @@ import { yieldToEventLoop } from '../event-loop.js';
 import type { ReplaySnapshot } from '../league/replay.js';
 import type { FieldEntry } from '../ratings/types.js';
 import type { LeagueRepository } from '../storage/ports.js';
+import type { StandoutNumbers } from './change-cache.js';
 
 /**
  * The change cache's rated history of one (league, system) kept in the store (issue 9 §2), so that the first /rating
@@ -9,7 +10,7 @@ import type { LeagueRepository } from '../storage/ports.js';
  * (2 s on a big league). Like a rating snapshot it is a cache: it is used only while no event after its seq changed
  * rated history (LeagueLog.touchedSince) and only with the same parameters; a missing piece means "rebuild".
  *
- * Numbers that must come back bit for bit (results, last changes, expected places, which may be NaN or Infinity) are
+ * Numbers that must come back bit for bit (standout races, last changes, expected places: NaN or Infinity too) are
  * stored as the bytes of a Float64Array in base64, little-endian as on every platform Node supports; system states
  * go through JSON as rating snapshots do. A head record lists the chunks it was written with; chunks carry the seq
  * in their key, so a head never points to chunks of another write, and are deleted once the head no longer lists them.
@@ -21,8 +22,8 @@ export interface StoredChanges {
 	readonly paramsKey: string;
 	readonly replay: ReplaySnapshot<unknown>;
 	readonly lastChanges: readonly StoredLastChange[];
-	/** Per player, their results as numbers (the change cache's columns). */
-	readonly results: ReadonlyMap<string, readonly number[]>;
+	/** Per player, their standout races as numbers (change-cache.ts). */
+	readonly standouts: ReadonlyMap<string, StandoutNumbers>;
 	readonly lastRaceOf: ReadonlyMap<string, string>;
 	readonly fields: readonly StoredField[];
 }
@@ -50,25 +51,26 @@ interface RawHead {
 	readonly replay: ReplaySnapshot<unknown>;
 	readonly last: { players: string[]; races: string[]; dates: (string | null)[]; values: string };
 	readonly lastRaceOf: [string, string][];
+	/** Players, then per player: races placed, best (8 numbers), worst (8 numbers). */
+	readonly standouts: { players: string[]; values: string };
 	readonly chunks: string[];
 }
 
-type RawChunk =
-	| { readonly v: 1; readonly players: string[]; readonly results: string[] }
-	| {
-			readonly v: 1;
-			readonly fields: {
-				race: string;
-				field: FieldEntry<unknown>[];
-				after: unknown[];
-				expected: string;
-				holders: number;
-			}[];
-	  };
+interface RawChunk {
+	readonly v: 1;
+	readonly fields: {
+		race: string;
+		field: FieldEntry<unknown>[];
+		after: unknown[];
+		expected: string;
+		holders: number;
+	}[];
+}
 
-/** Players per results chunk and fields per fields chunk: each chunk parses in a few milliseconds. */
-const PLAYERS_PER_CHUNK = 100;
+/** Fields per chunk: each chunk parses in a few milliseconds. */
 const FIELDS_PER_CHUNK = 100;
+/** Numbers per player in `standouts`. */
+const STANDOUT_WIDTH = 17;
 
 export const encodeFloats = (values: readonly number[]): string =>
 	Buffer.from(Float64Array.from(values).buffer).toString('base64');
@@ -96,11 +98,6 @@ export async function writeChanges(
 		await repo.writeCache(league, key, value);
 		chunks.push(key);
 	};
-	const players = [...changes.results.keys()];
-	for (let i = 0; i < players.length; i += PLAYERS_PER_CHUNK) {
-		const some = players.slice(i, i + PLAYERS_PER_CHUNK);
-		await put({ v: 1, players: some, results: some.map((p) => encodeFloats(changes.results.get(p)!)) });
-	}
 	for (let i = 0; i < changes.fields.length; i += FIELDS_PER_CHUNK) {
 		const fields = changes.fields.slice(i, i + FIELDS_PER_CHUNK).map((f) => ({
 			race: f.race,
@@ -124,6 +121,10 @@ export async function writeChanges(
 			values: encodeFloats(last.flatMap((c) => [c.before, c.after])),
 		},
 		lastRaceOf: [...changes.lastRaceOf],
+		standouts: {
+			players: [...changes.standouts.keys()],
+			values: encodeFloats([...changes.standouts.values()].flatMap((s) => [s.placed, ...s.best, ...s.worst])),
+		},
 		chunks,
 	};
 	await repo.writeCache(league, headKey(system), head);
@@ -141,15 +142,23 @@ export async function readChanges(
 	const [raw] = await repo.readCache(league, [headKey(system)]);
 	const head = raw as RawHead | undefined;
 	if (head?.v !== 1 || !Array.isArray(head.chunks)) return undefined;
-	const results = new Map<string, number[]>();
 	const fields: StoredField[] = [];
 	for (const key of head.chunks) {
 		const [chunk] = (await repo.readCache(league, [key])) as (RawChunk | undefined)[];
 		if (chunk?.v !== 1) return undefined;
-		if ('players' in chunk) chunk.players.forEach((p, i) => results.set(p, decodeFloats(chunk.results[i]!)));
-		else for (const f of chunk.fields) fields.push({ ...f, expected: decodeFloats(f.expected) });
+		for (const f of chunk.fields) fields.push({ ...f, expected: decodeFloats(f.expected) });
 		await yieldToEventLoop();
 	}
+	const numbers = decodeFloats(head.standouts.values);
+	const standouts = new Map(
+		head.standouts.players.map((player, i): [string, StandoutNumbers] => {
+			const at = i * STANDOUT_WIDTH;
+			return [
+				player,
+				{ placed: numbers[at]!, best: numbers.slice(at + 1, at + 9), worst: numbers.slice(at + 9, at + 17) },
+			];
+		}),
+	);
 	const values = decodeFloats(head.last.values);
 	const lastChanges = head.last.players.map((player, i): StoredLastChange => ({
 		player,
@@ -163,7 +172,7 @@ export async function readChanges(
 		paramsKey: head.paramsKey,
 		replay: head.replay,
 		lastChanges,
-		results,
+		standouts,
 		lastRaceOf: new Map(head.lastRaceOf),
 		fields,
 	};

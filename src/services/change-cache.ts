@@ -9,13 +9,13 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 
 /**
  * The rated history per (league, system) that `/rating` and `/race show` explain (issue 8 §4): one replay kept per
- * key with every player's last change, every player's race results (place against the expected place) and the rated
- * fields of the races that are still someone's last race. Races submitted since are applied on top; only an event
+ * key with every player's last change, every player's standout races (best and worst place against the expected
+ * place) and the rated fields of the races that are still someone's last race. Races submitted since are applied on top; only an event
  * that changed rated history (void, edit, merge, parameters) replays it all, yielding to the event loop between
  * slices (event-loop.ts). Calls for one key run one at a time, so a replay in progress is never applied twice.
  *
- * At scale (issue 9 §2: 15,000 races of 20 racers): each player's results are kept as one array of numbers rather
- * than an object per race (300,000 objects per system); the history is kept in the store (change-cache-store.ts)
+ * At scale (issue 9 §2: 15,000 races of 20 racers): rather than every player's every result (300,000 objects per
+ * system, 19 MB even as numbers), only their best and worst so far are kept, as numbers; the history is kept in the store (change-cache-store.ts)
  * after a full replay and every STORE_EVERY races, so a fresh process restores it instead of replaying it all; and
  * only the WARM most recently used (league, system) histories stay in memory.
  */
@@ -25,9 +25,25 @@ const STORE_EVERY = 250;
 /** (league, system) histories kept in memory: the headline systems of the busiest leagues. */
 const WARM = 4;
 
-/** A result's numbers in a player's column: race number (R<n>), rank, place, status (1: DNF), field size, expected
- * rank, rating before, rating after. */
-const WIDTH = 8;
+/**
+ * A result as numbers: race number (R<n>), rank, place, status (1: DNF), field size, expected rank, rating before,
+ * rating after.
+ */
+type ResultNumbers = readonly number[];
+
+/** A player's standout races so far: how many had an expected place, the best and worst of them (standoutsOf). */
+export interface StandoutNumbers {
+	placed: number;
+	best: ResultNumbers;
+	worst: ResultNumbers;
+}
+
+/**
+ * Whether `a` beat its expected place by more than `b` (> 0), tied (0) or less: standoutsOf's order (rating-service.ts)
+ * on numbers, the same operations in the same order, so the same bits.
+ */
+const better = (a: ResultNumbers, b: ResultNumbers) =>
+	a[5]! - a[1]! - (b[5]! - b[1]!) || a[7]! - a[6]! - (b[7]! - b[6]!);
 
 export interface LastChange {
 	readonly race: string;
@@ -50,6 +66,12 @@ export interface RaceResult {
 	readonly after: number;
 }
 
+/** The best and worst races of a player's history: most places above and below the expected place (issue 8 §4). */
+export interface Standouts {
+	readonly best: RaceResult;
+	readonly worst: RaceResult;
+}
+
 /** A rated race, explained for every racer; or why the system did not rate it. */
 export type RaceExplanation =
 	| { readonly race: Race; readonly racers: readonly RacerExplanation[] }
@@ -58,8 +80,8 @@ export type RaceExplanation =
 export interface ChangeCache {
 	/** Every player's last change under `system`. */
 	lastChanges(league: LeagueInfo, system: string): Promise<ReadonlyMap<string, LastChange>>;
-	/** A player's rated races under `system`, oldest first ([] when never rated). */
-	results(league: LeagueInfo, system: string, player: string): Promise<readonly RaceResult[]>;
+	/** A player's best and worst races by places gained on the expected place (at least two such races). */
+	standouts(league: LeagueInfo, system: string, player: string): Promise<Standouts | undefined>;
 	/** The explanation of a player's last race under `system` (undefined when they have none). */
 	lastExplanation(league: LeagueInfo, system: string, player: string): Promise<RacerExplanation | undefined>;
 	/** A confirmed race explained for every racer; undefined for a race not in the rated history (voided, unknown). */
@@ -84,8 +106,7 @@ interface Entry {
 	readonly paramsKey: string;
 	readonly replay: Replay<unknown>;
 	readonly byPlayer: Map<string, LastChange>;
-	/** Per player, WIDTH numbers per rated race, oldest first. */
-	readonly results: Map<string, number[]>;
+	readonly standouts: Map<string, StandoutNumbers>;
 	readonly lastRaceOf: Map<string, string>;
 	readonly fields: Map<string, KeptField>;
 	/** Races applied since the copy in the store; the keys of that copy's chunks. */
@@ -124,7 +145,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 			paramsKey: JSON.stringify([config?.params[system] ?? {}, config?.reset ?? null]),
 			replay: createReplay<unknown, unknown>(impl, params, { reset: config?.reset }, stored?.replay),
 			byPlayer: new Map(stored?.lastChanges.map(({ player, ...change }) => [player, change])),
-			results: new Map(stored?.results as Map<string, number[]> | undefined),
+			standouts: new Map(stored?.standouts),
 			lastRaceOf: new Map(stored?.lastRaceOf),
 			fields: new Map(stored?.fields.map(({ race, ...kept }) => [race, { ...kept, race: raceOf(race) }] as const)),
 			sinceStored: 0,
@@ -149,7 +170,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		paramsKey: entry.paramsKey,
 		replay: entry.replay.snapshot(),
 		lastChanges: [...entry.byPlayer].map(([player, change]) => ({ player, ...change })),
-		results: entry.results,
+		standouts: entry.standouts,
 		lastRaceOf: entry.lastRaceOf,
 		fields: [...entry.fields].map(([race, kept]) => ({
 			race,
@@ -191,9 +212,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		const raceNumber = Number(race.id.slice(1));
 		outcome.changes.forEach((c, i) => {
 			entry.byPlayer.set(c.player, { race: race.id, date: race.date, before: c.before.rating, after: c.after.rating });
-			let list = entry.results.get(c.player);
-			if (list === undefined) entry.results.set(c.player, (list = []));
-			list.push(
+			const result = [
 				raceNumber,
 				c.rank,
 				c.rank - (tieSize.get(c.rank)! - 1) / 2,
@@ -202,7 +221,18 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 				expected[i]!,
 				c.before.rating,
 				c.after.rating,
-			);
+			];
+			// standoutsOf, one race at a time: only races with an expected place; a later tie replaces the best and
+			// the worst, as its loop does.
+			if (Number.isFinite(result[5])) {
+				const s = entry.standouts.get(c.player);
+				if (s === undefined) entry.standouts.set(c.player, { placed: 1, best: result, worst: result });
+				else {
+					if (better(result, s.best) >= 0) s.best = result;
+					if (better(result, s.worst) <= 0) s.worst = result;
+					s.placed++;
+				}
+			}
 			const previous = entry.lastRaceOf.get(c.player);
 			if (previous !== undefined) {
 				const old = entry.fields.get(previous);
@@ -242,25 +272,20 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		return entry;
 	};
 
-	/** A player's results under the entry, as RaceResult records (dates from the log: a changed date is an edit). */
-	const resultsOf = (entry: Entry, state: LeagueLog, player: string): RaceResult[] => {
-		const list = entry.results.get(player) ?? [];
-		const out: RaceResult[] = [];
-		for (let i = 0; i < list.length; i += WIDTH) {
-			const race = `R${list[i]!}`;
-			out.push({
-				race,
-				date: state.race(race)?.date,
-				rank: list[i + 1]!,
-				place: list[i + 2]!,
-				status: list[i + 3] === 1 ? 'DNF' : 'finished',
-				fieldSize: list[i + 4]!,
-				expectedRank: list[i + 5]!,
-				before: list[i + 6]!,
-				after: list[i + 7]!,
-			});
-		}
-		return out;
+	/** A result's numbers as a RaceResult (the date from the log: a race whose date changed was edited, and replayed). */
+	const resultOf = (state: LeagueLog, n: ResultNumbers): RaceResult => {
+		const race = `R${n[0]!}`;
+		return {
+			race,
+			date: state.race(race)?.date,
+			rank: n[1]!,
+			place: n[2]!,
+			status: n[3] === 1 ? 'DNF' : 'finished',
+			fieldSize: n[4]!,
+			expectedRank: n[5]!,
+			before: n[6]!,
+			after: n[7]!,
+		};
 	};
 
 	const explainKept = (entry: Entry, kept: KeptField): RacerExplanation[] =>
@@ -290,10 +315,13 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 	return {
 		lastChanges: (league, system) =>
 			serial(`${league.id}:${system}`, async () => (await update(league, system)).byPlayer),
-		results: (league, system, player) =>
-			serial(`${league.id}:${system}`, async () =>
-				resultsOf(await update(league, system), await repo.loadState(league.id), player),
-			),
+		standouts: (league, system, player) =>
+			serial(`${league.id}:${system}`, async () => {
+				const s = (await update(league, system)).standouts.get(player);
+				if (s === undefined || s.placed < 2) return undefined;
+				const state = await repo.loadState(league.id);
+				return { best: resultOf(state, s.best), worst: resultOf(state, s.worst) };
+			}),
 		lastExplanation: (league, system, player) =>
 			serial(`${league.id}:${system}`, async () => {
 				const entry = await update(league, system);
