@@ -156,13 +156,17 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 
 	/** The copy of (league, system) in the store, when it still holds for the log: else undefined (rebuild). */
 	const restore = async (state: LeagueLog, league: string, system: string): Promise<Entry | undefined> => {
-		const found = await readChanges(repo, league, system).catch(() => undefined);
-		if (found === undefined || state.touchedSince(found.changes.seq) !== Infinity) return undefined;
-		if (found.changes.seq > state.seq()) return undefined; // written by a process further on than this one
-		const entry = fresh(state, system, found.changes);
-		if (entry.paramsKey !== found.changes.paramsKey) return undefined;
-		entry.storedKeys = found.keys;
-		return entry;
+		try {
+			const found = await readChanges(repo, league, system);
+			if (found === undefined || state.touchedSince(found.changes.seq) !== Infinity) return undefined;
+			if (found.changes.seq > state.seq()) return undefined; // written by a process further on than this one
+			const entry = fresh(state, system, found.changes);
+			if (entry.paramsKey !== found.changes.paramsKey) return undefined;
+			entry.storedKeys = found.keys;
+			return entry;
+		} catch {
+			return undefined; // unreadable or not of this log: a cache, so replay instead
+		}
 	};
 
 	const toStored = (entry: Entry): StoredChanges => ({
