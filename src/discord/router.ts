@@ -13,6 +13,7 @@ import {
 	type ModalSubmitInteraction,
 	type RepliableInteraction,
 } from 'discord.js';
+import { publiclyDeferred } from './defer-when-slow.js';
 import type { NoticeService } from '../services/notices.js';
 import { actorOf } from './actor.js';
 import { parseCustomId, type ButtonHandler, type Command, type CommandContext } from './command.js';
@@ -122,7 +123,7 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 			}
 			await command.execute(interaction, ctx);
 		} catch (error) {
-			await fail(interaction, error, ctx, { publicDefer });
+			await fail(interaction, error, ctx, { publicDefer: publicDefer || publiclyDeferred.has(interaction) });
 		}
 		await deliverNotices(interaction, ctx);
 	}
