@@ -14,11 +14,14 @@ await runRelrankBench();
 await runCalibrateBench();
 await runChartsBench();
 
-const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
-/** Runs a benchmark file in a process of its own (with `npm start`'s allocator setting), passing `args`. */
+/**
+ * Runs a benchmark file in a process of its own (with `npm start`'s allocator setting), passing `args`. tsx is loaded
+ * with --import so that `nodeArgs` reach the process that runs the file (through tsx's cli, which starts a child of
+ * its own, --expose-gc did not: gc() was missing).
+ */
 const own = (file: string, { nodeArgs = [], args = [] }: { nodeArgs?: string[]; args?: string[] } = {}) => {
 	const script = fileURLToPath(new URL(file, import.meta.url));
-	const child = spawnSync(process.execPath, [...nodeArgs, tsx, script, ...args], {
+	const child = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
 		stdio: 'inherit',
 		env: { ...process.env, MALLOC_ARENA_MAX: '2' },
 	});
@@ -32,3 +35,6 @@ own('./jobs.ts', { nodeArgs: ['--expose-gc'] });
 own('./storage.ts');
 // `/league import` measures peak RSS too: one process per source (bench/league-import.ts).
 for (const source of ['zakstunts', 'f1']) own('./league-import.ts', { args: [source] });
+// The big league (issue 9 §2): a generated 15,000-race league; the file runs its measuring phases in processes of
+// their own (RSS, cold open), with --expose-gc.
+own('./big-league.ts');

@@ -9,6 +9,7 @@ import {
 	type ApplicationCommandOptionAllowedChannelType,
 	type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import { deferWhenSlow } from '../src/discord/defer-when-slow.js';
 import { toDiscordBody } from '../src/discord/channel-message.js';
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
@@ -179,6 +180,9 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 export default {
 	data,
 	defer: 'none',
+	// `info` may open a big league (issue 9 item 2); `config` defers when slow (new parameters replay every rating),
+	// so that a refusal stays the ephemeral reply. `import`, `export` and `preview-post` defer themselves, ephemerally.
+	subcommandDefer: { info: 'public' },
 	async execute(interaction, ctx) {
 		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);
@@ -202,15 +206,18 @@ export default {
 			case 'config': {
 				const reset = o.getString('reset');
 				const monthlyPost = o.getString('monthly-post');
-				const info = await leagues.configure(actor, o.getString('league') ?? undefined, {
-					headline: o.getString('system') ?? undefined,
-					...common,
-					reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
-					parameters: o.getString('parameters') ?? undefined,
-					postDay: o.getInteger('post-day') ?? undefined,
-					postHour: o.getInteger('post-hour') ?? undefined,
-					monthlyPost: monthlyPost === 'on' || monthlyPost === 'off' ? monthlyPost : undefined,
-				});
+				const info = await deferWhenSlow(
+					interaction,
+					leagues.configure(actor, o.getString('league') ?? undefined, {
+						headline: o.getString('system') ?? undefined,
+						...common,
+						reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
+						parameters: o.getString('parameters') ?? undefined,
+						postDay: o.getInteger('post-day') ?? undefined,
+						postHour: o.getInteger('post-hour') ?? undefined,
+						monthlyPost: monthlyPost === 'on' || monthlyPost === 'off' ? monthlyPost : undefined,
+					}),
+				);
 				const content = `Updated **${esc(info.config.name)}**.\n${settingsText(info)}`;
 				return answer(interaction, { content }, { ephemeral: false });
 			}

@@ -49,7 +49,8 @@ const data = {
 
 export default {
 	data,
-	defer: 'none',
+	// A merge replays every rating from the merged player's first race; each may open the league (issue 9 item 2).
+	defer: 'public',
 	async execute(interaction, ctx) {
 		const { players } = servicesOf(ctx);
 		const actor = actorOf(interaction);

@@ -95,6 +95,9 @@ const handlers = {
 export default {
 	data,
 	defer: 'none',
+	// Slow on a big league (issue 9 item 2): a void or restore replays every system from the race on, `show` may
+	// replay to explain an old race, `list` may open the league. `submit` opens a form and `edit` defers itself.
+	subcommandDefer: { void: 'public', restore: 'public', show: 'public', list: 'public' },
 	async execute(interaction, ctx) {
 		const sub = interaction.options.getSubcommand();
 		const handler = Object.hasOwn(handlers, sub) ? handlers[sub as keyof typeof handlers] : undefined;

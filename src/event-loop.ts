@@ -12,3 +12,28 @@ export const EVENTS_PER_SLICE = 100;
 
 /** Days of standings computed between two yields (each day: every player's state grown and summarised). */
 export const DAYS_PER_SLICE = 5;
+
+/**
+ * Milliseconds of work between two yields of a replay. A count of races is not enough: a race of 20 racers costs
+ * several times one of 8, and on a league of 15,000 such races 100 races of some systems blocked for 100-300 ms
+ * (issue 9 §2: no block over 50 ms). A garbage-collection pause can add to a slice, hence the margin.
+ */
+export const SLICE_MS = 8;
+
+/** A clock for long loops: `due()` is true once `budgetMs` passed since the start or the last `pause()`. */
+export interface Slicer {
+	due(): boolean;
+	/** Yield to the event loop and start a new slice. */
+	pause(): Promise<void>;
+}
+
+export function createSlicer(budgetMs = SLICE_MS): Slicer {
+	let start = performance.now();
+	return {
+		due: () => performance.now() - start >= budgetMs,
+		async pause() {
+			await yieldToEventLoop();
+			start = performance.now();
+		},
+	};
+}

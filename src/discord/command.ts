@@ -36,6 +36,11 @@ export interface Command {
 	readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody;
 	/** Set to 'ephemeral' or 'public' when `execute` may take more than ~1 s (Discord allows 3 s to acknowledge). */
 	readonly defer: DeferMode;
+	/**
+	 * Per subcommand, overrides `defer` (issue 9 item 2: `/race void` replays every rating of a big league, while
+	 * `/race submit` must open its form undeferred).
+	 */
+	readonly subcommandDefer?: Readonly<Record<string, DeferMode>>;
 	/** Only members with Manage Server may run it; checked by the router before deferring. */
 	readonly organizerOnly?: boolean;
 	execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;

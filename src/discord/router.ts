@@ -14,6 +14,7 @@ import {
 	type ModalSubmitInteraction,
 	type RepliableInteraction,
 } from 'discord.js';
+import { publiclyDeferred } from './defer-when-slow.js';
 import type { NoticeService } from '../services/notices.js';
 import { actorOf } from './actor.js';
 import { parseCustomId, type ButtonHandler, type Command, type CommandContext } from './command.js';
@@ -115,13 +116,15 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 			const command = commands.get(interaction.commandName);
 			if (!command) throw new UserFacingError('unknown-command', 'This command is not available any more.');
 			if (command.organizerOnly) assertOrganizer(interaction);
-			if (command.defer !== 'none') {
-				await interaction.deferReply(command.defer === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
-				publicDefer = command.defer === 'public';
+			const sub = interaction.options.getSubcommand(false);
+			const defer = (sub !== null && command.subcommandDefer?.[sub]) || command.defer;
+			if (defer !== 'none') {
+				await interaction.deferReply(defer === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
+				publicDefer = defer === 'public';
 			}
 			await command.execute(interaction, ctx);
 		} catch (error) {
-			await fail(interaction, error, ctx, { publicDefer });
+			await fail(interaction, error, ctx, { publicDefer: publicDefer || publiclyDeferred.has(interaction) });
 		}
 		await deliverNotices(interaction, ctx);
 	}

@@ -1,18 +1,49 @@
-import { yieldToEventLoop, RACES_PER_SLICE } from '../event-loop.js';
+import { createSlicer } from '../event-loop.js';
 import { explainRace, expectedRanks, type RacerExplanation } from '../league/explain-race.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { createReplay, type Replay } from '../league/replay.js';
+import { readChanges, writeChanges, type StoredChanges } from './change-cache-store.js';
 import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, FieldEntry, Race } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 
 /**
  * The rated history per (league, system) that `/rating` and `/race show` explain (issue 8 §4): one replay kept per
- * key with every player's last change, every player's race results (place against the expected place) and the rated
- * fields of the races that are still someone's last race. Races submitted since are applied on top; only an event
+ * key with every player's last change, every player's standout races (best and worst place against the expected
+ * place) and the rated fields of the races that are still someone's last race. Races submitted since are applied on top; only an event
  * that changed rated history (void, edit, merge, parameters) replays it all, yielding to the event loop between
  * slices (event-loop.ts). Calls for one key run one at a time, so a replay in progress is never applied twice.
+ *
+ * At scale (issue 9 §2: 15,000 races of 20 racers): rather than every player's every result (300,000 objects per
+ * system, 19 MB even as numbers), only their best and worst so far are kept, as numbers; the history is kept in the store (change-cache-store.ts)
+ * after a full replay and every STORE_EVERY races, so a fresh process restores it instead of replaying it all; and
+ * only the WARM most recently used (league, system) histories stay in memory.
  */
+
+/** Races applied between two copies of a history in the store. */
+const STORE_EVERY = 250;
+/** (league, system) histories kept in memory: the headline systems of the busiest leagues. */
+const WARM = 4;
+
+/**
+ * A result as numbers: race number (R<n>), rank, place, status (1: DNF), field size, expected rank, rating before,
+ * rating after.
+ */
+type ResultNumbers = readonly number[];
+
+/** A player's standout races so far: how many had an expected place, the best and worst of them (standoutsOf). */
+export interface StandoutNumbers {
+	placed: number;
+	best: ResultNumbers;
+	worst: ResultNumbers;
+}
+
+/**
+ * Whether `a` beat its expected place by more than `b` (> 0), tied (0) or less: standoutsOf's order (rating-service.ts)
+ * on numbers, the same operations in the same order, so the same bits.
+ */
+const better = (a: ResultNumbers, b: ResultNumbers) =>
+	a[5]! - a[1]! - (b[5]! - b[1]!) || a[7]! - a[6]! - (b[7]! - b[6]!);
 
 export interface LastChange {
 	readonly race: string;
@@ -35,6 +66,12 @@ export interface RaceResult {
 	readonly after: number;
 }
 
+/** The best and worst races of a player's history: most places above and below the expected place (issue 8 §4). */
+export interface Standouts {
+	readonly best: RaceResult;
+	readonly worst: RaceResult;
+}
+
 /** A rated race, explained for every racer; or why the system did not rate it. */
 export type RaceExplanation =
 	| { readonly race: Race; readonly racers: readonly RacerExplanation[] }
@@ -43,8 +80,8 @@ export type RaceExplanation =
 export interface ChangeCache {
 	/** Every player's last change under `system`. */
 	lastChanges(league: LeagueInfo, system: string): Promise<ReadonlyMap<string, LastChange>>;
-	/** A player's rated races under `system`, oldest first ([] when never rated). */
-	results(league: LeagueInfo, system: string, player: string): Promise<readonly RaceResult[]>;
+	/** A player's best and worst races by places gained on the expected place (at least two such races). */
+	standouts(league: LeagueInfo, system: string, player: string): Promise<Standouts | undefined>;
 	/** The explanation of a player's last race under `system` (undefined when they have none). */
 	lastExplanation(league: LeagueInfo, system: string, player: string): Promise<RacerExplanation | undefined>;
 	/** A confirmed race explained for every racer; undefined for a race not in the rated history (voided, unknown). */
@@ -66,11 +103,17 @@ interface Entry {
 	seq: number;
 	readonly system: AnyRatingSystem;
 	readonly params: unknown;
+	readonly paramsKey: string;
 	readonly replay: Replay<unknown>;
 	readonly byPlayer: Map<string, LastChange>;
-	readonly results: Map<string, RaceResult[]>;
+	readonly standouts: Map<string, StandoutNumbers>;
 	readonly lastRaceOf: Map<string, string>;
 	readonly fields: Map<string, KeptField>;
+	/** Races applied since the copy in the store; the keys of that copy's chunks. */
+	sinceStored: number;
+	storedKeys: readonly string[];
+	/** Set when a rebuild replaced this entry: a copy queued for the store is then dropped. */
+	replaced: boolean;
 }
 
 export function createChangeCache(repo: LeagueRepository): ChangeCache {
@@ -87,20 +130,71 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		return run;
 	};
 
-	const fresh = (state: LeagueLog, system: string): Entry => {
+	const fresh = (state: LeagueLog, system: string, stored?: StoredChanges): Entry => {
 		const config = state.config();
 		const impl = getSystem(system);
 		const params: unknown = impl.params(config?.params[system]);
+		const raceOf = (id: string): Race => {
+			const r = state.race(id)!;
+			return { id: r.id, date: r.date, mode: r.mode, entries: r.entries };
+		};
 		return {
-			seq: -1,
+			seq: stored?.seq ?? -1,
 			system: impl,
 			params,
-			replay: createReplay<unknown, unknown>(impl, params, { reset: config?.reset }),
-			byPlayer: new Map(),
-			results: new Map(),
-			lastRaceOf: new Map(),
-			fields: new Map(),
+			paramsKey: JSON.stringify([config?.params[system] ?? {}, config?.reset ?? null]),
+			replay: createReplay<unknown, unknown>(impl, params, { reset: config?.reset }, stored?.replay),
+			byPlayer: new Map(stored?.lastChanges.map(({ player, ...change }) => [player, change])),
+			standouts: new Map(stored?.standouts),
+			lastRaceOf: new Map(stored?.lastRaceOf),
+			fields: new Map(stored?.fields.map(({ race, ...kept }) => [race, { ...kept, race: raceOf(race) }] as const)),
+			sinceStored: 0,
+			storedKeys: [],
+			replaced: false,
 		};
+	};
+
+	/** The copy of (league, system) in the store, when it still holds for the log: else undefined (rebuild). */
+	const restore = async (state: LeagueLog, league: string, system: string): Promise<Entry | undefined> => {
+		try {
+			const found = await readChanges(repo, league, system);
+			if (found === undefined || state.touchedSince(found.changes.seq) !== Infinity) return undefined;
+			if (found.changes.seq > state.seq()) return undefined; // written by a process further on than this one
+			const entry = fresh(state, system, found.changes);
+			if (entry.paramsKey !== found.changes.paramsKey) return undefined;
+			entry.storedKeys = found.keys;
+			return entry;
+		} catch {
+			return undefined; // unreadable or not of this log: a cache, so replay instead
+		}
+	};
+
+	const toStored = (entry: Entry): StoredChanges => ({
+		seq: entry.seq,
+		paramsKey: entry.paramsKey,
+		replay: entry.replay.snapshot(),
+		lastChanges: [...entry.byPlayer].map(([player, change]) => ({ player, ...change })),
+		standouts: entry.standouts,
+		lastRaceOf: entry.lastRaceOf,
+		fields: [...entry.fields].map(([race, kept]) => ({
+			race,
+			field: kept.field,
+			after: kept.after,
+			expected: kept.expected,
+			holders: kept.holders,
+		})),
+	});
+
+	/**
+	 * Queue a copy of the entry for the store, after the task running now (the caller is answered first). A failed
+	 * write only costs a later replay: the copy is a cache.
+	 */
+	const store = (league: string, system: string, entry: Entry) => {
+		entry.sinceStored = 0;
+		void serial(`${league}:${system}`, async () => {
+			if (entry.replaced) return;
+			entry.storedKeys = await writeChanges(repo, league, system, toStored(entry), entry.storedKeys);
+		}).catch(() => undefined);
 	};
 
 	const applyRace = (entry: Entry, race: Race) => {
@@ -119,22 +213,30 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		entry.fields.set(race.id, kept);
 		const tieSize = new Map<number, number>();
 		for (const e of prepared.field) tieSize.set(e.rank, (tieSize.get(e.rank) ?? 0) + 1);
+		const raceNumber = Number(race.id.slice(1));
 		outcome.changes.forEach((c, i) => {
 			entry.byPlayer.set(c.player, { race: race.id, date: race.date, before: c.before.rating, after: c.after.rating });
-			const result: RaceResult = {
-				race: race.id,
-				date: race.date,
-				rank: c.rank,
-				place: c.rank - (tieSize.get(c.rank)! - 1) / 2,
-				status: c.status,
-				fieldSize: prepared.field.length,
-				expectedRank: expected[i]!,
-				before: c.before.rating,
-				after: c.after.rating,
-			};
-			const list = entry.results.get(c.player);
-			if (list === undefined) entry.results.set(c.player, [result]);
-			else list.push(result);
+			const result = [
+				raceNumber,
+				c.rank,
+				c.rank - (tieSize.get(c.rank)! - 1) / 2,
+				c.status === 'DNF' ? 1 : 0,
+				prepared.field.length,
+				expected[i]!,
+				c.before.rating,
+				c.after.rating,
+			];
+			// standoutsOf, one race at a time: only races with an expected place; a later tie replaces the best and
+			// the worst, as its loop does.
+			if (Number.isFinite(result[5])) {
+				const s = entry.standouts.get(c.player);
+				if (s === undefined) entry.standouts.set(c.player, { placed: 1, best: result, worst: result });
+				else {
+					if (better(result, s.best) >= 0) s.best = result;
+					if (better(result, s.worst) <= 0) s.worst = result;
+					s.placed++;
+				}
+			}
 			const previous = entry.lastRaceOf.get(c.player);
 			if (previous !== undefined) {
 				const old = entry.fields.get(previous);
@@ -150,21 +252,44 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		const key = `${league.id}:${system}`;
 		const state = await repo.loadState(league.id);
 		let entry = entries.get(key);
-		const rebuild = entry === undefined || state.touchedSince(entry.seq) !== Infinity;
-		if (entry === undefined || rebuild) {
-			entry = fresh(state, system);
-			entries.set(key, entry);
+		entries.delete(key); // set again below: the map's order is the order of use, least recent first
+		let rebuild = false;
+		if (entry !== undefined && state.touchedSince(entry.seq) !== Infinity) {
+			entry.replaced = true;
+			entry = undefined;
 		}
-		let sinceYield = 0;
+		if (entry === undefined) {
+			entry = await restore(state, league.id, system);
+			rebuild = entry === undefined;
+			entry ??= fresh(state, system);
+		}
+		entries.set(key, entry);
+		for (const idle of [...entries.keys()].slice(0, Math.max(0, entries.size - WARM))) entries.delete(idle);
+		const slicer = createSlicer();
 		for (const { race } of state.ratedRaces(entry.seq)) {
 			applyRace(entry, race);
-			if (rebuild && ++sinceYield >= RACES_PER_SLICE) {
-				sinceYield = 0;
-				await yieldToEventLoop();
-			}
+			entry.sinceStored++;
+			if (slicer.due()) await slicer.pause();
 		}
 		entry.seq = state.seq();
+		if ((rebuild && entry.sinceStored > 0) || entry.sinceStored >= STORE_EVERY) store(league.id, system, entry);
 		return entry;
+	};
+
+	/** A result's numbers as a RaceResult (the date from the log: a race whose date changed was edited, and replayed). */
+	const resultOf = (state: LeagueLog, n: ResultNumbers): RaceResult => {
+		const race = `R${n[0]!}`;
+		return {
+			race,
+			date: state.race(race)?.date,
+			rank: n[1]!,
+			place: n[2]!,
+			status: n[3] === 1 ? 'DNF' : 'finished',
+			fieldSize: n[4]!,
+			expectedRank: n[5]!,
+			before: n[6]!,
+			after: n[7]!,
+		};
 	};
 
 	const explainKept = (entry: Entry, kept: KeptField): RacerExplanation[] =>
@@ -176,7 +301,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 	const explainFromScratch = async (league: LeagueInfo, system: string, raceId: string) => {
 		const state = await repo.loadState(league.id);
 		const entry = fresh(state, system);
-		let sinceYield = 0;
+		const slicer = createSlicer();
 		for (const { race } of state.ratedRaces()) {
 			if (race.id === raceId) {
 				const prepared = entry.replay.prepare(race);
@@ -185,11 +310,8 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 				const after = prepared.field.map((e): unknown => entry.replay.player(e.player)!.state);
 				return { race, racers: explainRace(entry.system, entry.params, prepared.field, after, { mode: race.mode }) };
 			}
-			entry.replay.apply(race);
-			if (++sinceYield >= RACES_PER_SLICE) {
-				sinceYield = 0;
-				await yieldToEventLoop();
-			}
+			entry.replay.advance(race);
+			if (slicer.due()) await slicer.pause();
 		}
 		return undefined;
 	};
@@ -197,8 +319,13 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 	return {
 		lastChanges: (league, system) =>
 			serial(`${league.id}:${system}`, async () => (await update(league, system)).byPlayer),
-		results: (league, system, player) =>
-			serial(`${league.id}:${system}`, async () => [...((await update(league, system)).results.get(player) ?? [])]),
+		standouts: (league, system, player) =>
+			serial(`${league.id}:${system}`, async () => {
+				const s = (await update(league, system)).standouts.get(player);
+				if (s === undefined || s.placed < 2) return undefined;
+				const state = await repo.loadState(league.id);
+				return { best: resultOf(state, s.best), worst: resultOf(state, s.worst) };
+			}),
 		lastExplanation: (league, system, player) =>
 			serial(`${league.id}:${system}`, async () => {
 				const entry = await update(league, system);

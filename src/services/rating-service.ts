@@ -8,20 +8,20 @@ import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { MAX_CHART_PLAYERS, ratingHistoryChart } from './chart-data.js';
-import { createChangeCache, type ChangeCache, type LastChange, type RaceResult } from './change-cache.js';
+import {
+	createChangeCache,
+	type ChangeCache,
+	type LastChange,
+	type RaceResult,
+	type Standouts,
+} from './change-cache.js';
 import { changeWhy, type ChangeWhy } from './change-why.js';
 import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
 
 /** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
 
-export type { LastChange, RaceResult };
-
-/** The best and worst races of a player's history: most places above and below the expected place (issue 8 §4). */
-export interface Standouts {
-	readonly best: RaceResult;
-	readonly worst: RaceResult;
-}
+export type { LastChange, RaceResult, Standouts };
 
 export interface PlayerRating {
 	readonly league: LeagueInfo;
@@ -113,7 +113,7 @@ export function createRatingService(
 			const explained = last && (await changes.lastExplanation(league, system, player.id));
 			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
 			const why = explained && last && changeWhy(explained, { id: last.race, date: last.date }, nameOf);
-			const standouts = standing ? standoutsOf(await changes.results(league, system, player.id)) : undefined;
+			const standouts = standing ? await changes.standouts(league, system, player.id) : undefined;
 			return {
 				league,
 				system,
@@ -174,6 +174,7 @@ function compared(
  * Best and worst race: the most places finished above (below) the expected place, expectedRank − rank; equal gains
  * go to the larger (smaller) rating change, then to the later race. Places rather than rating points, because early
  * races move a rating most (provisional K factors, a newcomer's RD) whatever the result. Undefined below two races.
+ * The change cache applies this race by race (change-cache.ts, issue 9 §2); its tests compare the two.
  */
 export function standoutsOf(results: readonly RaceResult[]): Standouts | undefined {
 	const placed = results.filter((r) => Number.isFinite(r.expectedRank));

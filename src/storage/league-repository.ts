@@ -11,7 +11,8 @@ import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
 import type { AppendOptions, AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
 import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
-import { dailyToDomain, dailyToRecord, stateToDomain, stateToRecord, versioned } from './records.js';
+import { createLeagueStateStore } from './league-state-store.js';
+import { dailyToDomain, dailyToRecord, versioned } from './records.js';
 
 /**
  * The service-facing league repository over a Store. Per league, everything (appends and reads) runs through one
@@ -57,10 +58,12 @@ export const leagueId = (guildId: string, name: string): string => {
 export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
 	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date(), log: logger } = options;
 	const events = store.namespace('events');
-	const states = store.namespace('league-state');
+	// In chunks: a big league's state is too large to parse or write in one turn (issue 9 §2).
+	const states = createLeagueStateStore(store.namespace('league-state'));
 	// A server's leagues under its id, and the servers with leagues under ALL_GUILDS, as append-only lists.
 	const lists = createAppendOnlyList(store.namespace('guilds'));
 	const daily = store.namespace('daily-standings');
+	const caches = store.namespace('derived-caches');
 	const dailyKey = (league: string, day: string) => `${league}:${day}`;
 	const mutex = createKeyedMutex();
 	const sessions = new Map<string, Session>();
@@ -76,8 +79,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const session = async (league: string): Promise<Session> => {
 		let s = sessions.get(league);
 		if (s === undefined) {
-			const raw = await states.get(league);
-			const log = createLeagueLog(raw === undefined ? undefined : stateToDomain(raw, `league state ${league}`));
+			const log = createLeagueLog(await states.read(league));
 			const ratings = createRatingKeeper({
 				league,
 				snapshots: store.namespace('rating-snapshots'),
@@ -130,9 +132,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				'a cache write failed after the event was stored; the next read rebuilds it from the log',
 			);
 		if ((seq + 1) % stateEvery === 0) {
-			await states
-				.set(league, stateToRecord(league, s.log.snapshot()))
-				.catch((error: unknown) => warn(error, 'league-state'));
+			await states.write(league, s.log.snapshot()).catch((error: unknown) => warn(error, 'league-state'));
 		}
 		for (const [k, system] of systems.entries()) {
 			await s.ratings
@@ -226,6 +226,9 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				: (versioned(raw, `daily cursor of ${league}`) as unknown as { day: string }).day;
 		},
 		setDailyCursor: (league, day) => daily.set(`${league}:cursor`, { v: 1, day }),
+		readCache: (league, keys) => caches.getMany(keys.map((key) => `${league}:${key}`)),
+		writeCache: (league, key, value) => caches.set(`${league}:${key}`, value),
+		deleteCache: (league, key) => caches.delete(`${league}:${key}`),
 		close: () => store.close(),
 	};
 }

@@ -15,8 +15,9 @@ const ORDER = {
 	'rating-snapshots': 2,
 	'rating-index': 3,
 	'daily-standings': 4,
-	jobs: 5,
-	guilds: 6,
+	'derived-caches': 5,
+	jobs: 6,
+	guilds: 7,
 } satisfies Record<EntityName, number>; // a new EntityName fails to compile here until it is copied too
 
 export const allEntityNames: readonly EntityName[] = (Object.keys(ORDER) as EntityName[]).sort(

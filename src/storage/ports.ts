@@ -11,7 +11,14 @@ import type { DailyStandings } from './records.js';
 
 /** The entities, one namespace each. */
 export type EntityName =
-	'events' | 'league-state' | 'rating-snapshots' | 'rating-index' | 'guilds' | 'daily-standings' | 'jobs';
+	| 'events'
+	| 'league-state'
+	| 'rating-snapshots'
+	| 'rating-index'
+	| 'guilds'
+	| 'daily-standings'
+	| 'jobs'
+	| 'derived-caches';
 
 /** One namespace of a store. Values are plain JSON (records.ts). */
 export interface KeyValueNamespace {
@@ -99,5 +106,12 @@ export interface LeagueRepository {
 	/** The last day the daily job wrote for a league (undefined before its first run). */
 	dailyCursor(leagueId: string): Promise<string | undefined>;
 	setDailyCursor(leagueId: string, day: string): Promise<void>;
+	/**
+	 * The services' caches derived from a league's log (the rated history /rating explains, issue 9 §2), plain JSON
+	 * under `key`: like rating snapshots they only save work, and the log alone decides every result.
+	 */
+	readCache(leagueId: string, keys: readonly string[]): Promise<unknown[]>;
+	writeCache(leagueId: string, key: string, value: unknown): Promise<void>;
+	deleteCache(leagueId: string, key: string): Promise<void>;
 	close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { RACES_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
+import { createSlicer } from '../event-loop.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { createReplay, type Replay } from '../league/replay.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
@@ -21,6 +21,9 @@ import {
  * replayed and drop the snapshots that are no longer valid. Snapshots are caches: the log alone decides the result,
  * and a crash between writes at worst leaves a snapshot that is ignored.
  */
+
+/** Beyond SPARSE × every races before the head, a snapshot every SPARSE × every races. */
+const SPARSE = 4;
 
 interface Current {
 	readonly replay: Replay<unknown>;
@@ -89,26 +92,32 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 				ratingIndexToDomain(await index.get(indexKey(system.id)), `rating index ${indexKey(system.id)}`);
 			indexes.set(system.id, entries);
 			const cur = await restore(log, system, entries);
-			const fresh: RawRatingSnapshot[] = [];
+			/** Snapshots written by this replay: each is written as it is taken, not held to the end (issue 9 §2). */
+			const fresh: RatingIndexEntry[] = [];
 			try {
-				let sinceYield = 0;
+				const slicer = createSlicer();
 				let due = false;
 				const rated = log.ratedRaces(cur.upTo);
 				for (const [i, { seq, race }] of rated.entries()) {
 					cur.replay.advance(race);
 					cur.count++;
 					// A long replay (a cold start, a void far back, an import) lets other work run in between.
-					if (++sinceYield === RACES_PER_SLICE) {
-						sinceYield = 0;
+					if (slicer.due()) {
 						progress?.(i + 1, rated.length);
-						await yieldToEventLoop();
+						await slicer.pause();
 					}
-					if (cur.count % every === 0) due = true;
+					// Far from the head (a cold start, a void of R1) only every SPARSE-th snapshot is taken: a void there
+					// replays at most SPARSE × every races more, and a 15,000-race replay writes 20 snapshots, not 60
+					// (each a JSON string of every player: the garbage that grew the heap, issue 9 §2).
+					const sparse = rated.length - i - 1 > SPARSE * every;
+					if (cur.count % (sparse ? SPARSE * every : every) === 0) due = true;
 					// A snapshot covers every race up to a seq, so it waits for the end of an import's batch (one seq).
 					if (due && rated[i + 1]?.seq !== seq) {
 						due = false;
 						const replay = cur.replay.snapshot();
-						fresh.push({ v: 1, league, system: system.id, upTo: seq, basis: head, replay });
+						const record: RawRatingSnapshot = { v: 1, league, system: system.id, upTo: seq, basis: head, replay };
+						await snapshots.set(snapshotKey(system.id, seq), record);
+						fresh.push({ upTo: seq, basis: head });
 					}
 				}
 				progress?.(rated.length, rated.length);
@@ -127,15 +136,14 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 		},
 	};
 
-	/** Write new snapshots first, then the index, then delete the records the index no longer lists. */
+	/** New snapshots are written (during the replay), then the index, then the records it no longer lists deleted. */
 	async function writeSnapshots(
-		fresh: readonly RawRatingSnapshot[],
+		fresh: readonly RatingIndexEntry[],
 		kept: readonly RatingIndexEntry[],
 		before: readonly RatingIndexEntry[],
 		system: string,
 	): Promise<void> {
-		for (const record of fresh) await snapshots.set(snapshotKey(system, record.upTo), record);
-		const next = [...kept, ...fresh.map(({ upTo, basis }) => ({ upTo, basis }))].sort((a, b) => a.upTo - b.upTo);
+		const next = [...kept, ...fresh].sort((a, b) => a.upTo - b.upTo);
 		await index.set(indexKey(system), { v: 1, entries: next });
 		indexes.set(system, next);
 		const listed = new Set(next.map((e) => e.upTo));
