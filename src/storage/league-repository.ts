@@ -76,6 +76,13 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		}
 	};
 
+	/** A cache write failed: the answer stands (it comes from the log), the cache is written again later. */
+	const cacheWarning = (error: unknown, where: { league: string; seq: number; cache: string }) =>
+		logger?.warn(
+			{ err: error, ...where },
+			'a cache write failed after the event was stored; the next read rebuilds it from the log',
+		);
+
 	const session = async (league: string): Promise<Session> => {
 		let s = sessions.get(league);
 		if (s === undefined) {
@@ -85,6 +92,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				snapshots: store.namespace('rating-snapshots'),
 				index: store.namespace('rating-index'),
 				every: ratingEvery,
+				onCacheError: (error, system, seq) => cacheWarning(error, { league, seq, cache: `ratings ${system}` }),
 			});
 			s = { log, ratings };
 			sessions.set(league, s);
@@ -126,11 +134,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	 * system is brought separately, so one failing leaves the others warm.
 	 */
 	const refreshCaches = async (league: string, s: Session, seq: number, progress?: AppendOptions['progress']) => {
-		const warn = (error: unknown, cache: string) =>
-			logger?.warn(
-				{ err: error, league, seq, cache },
-				'a cache write failed after the event was stored; the next read rebuilds it from the log',
-			);
+		const warn = (error: unknown, cache: string) => cacheWarning(error, { league, seq, cache });
 		if ((seq + 1) % stateEvery === 0) {
 			await states.write(league, s.log.snapshot()).catch((error: unknown) => warn(error, 'league-state'));
 		}

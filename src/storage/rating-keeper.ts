@@ -47,9 +47,23 @@ export interface RatingKeeperOptions {
 	readonly index: KeyValueNamespace;
 	/** Races between snapshots. */
 	readonly every: number;
+	/**
+	 * A snapshot or index write failed (a full disk, a locked store). The replay's result stands (the log decides the
+	 * ratings; a later call writes the cache again), so this hears the failure instead of the caller (issue 9 item 3).
+	 * Without it the failure is thrown.
+	 */
+	readonly onCacheError?: ((error: unknown, system: string, seq: number) => void) | undefined;
 }
 
-export function createRatingKeeper({ league, snapshots, index, every }: RatingKeeperOptions): RatingKeeper {
+export function createRatingKeeper({
+	league,
+	snapshots,
+	index,
+	every,
+	onCacheError = (error) => {
+		throw error;
+	},
+}: RatingKeeperOptions): RatingKeeper {
 	const current = new Map<string, Current>();
 	/** The index as this process last read or wrote it (appends to a league are serialised, see the repository). */
 	const indexes = new Map<string, readonly RatingIndexEntry[]>();
@@ -116,8 +130,11 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 						due = false;
 						const replay = cur.replay.snapshot();
 						const record: RawRatingSnapshot = { v: 1, league, system: system.id, upTo: seq, basis: head, replay };
-						await snapshots.set(snapshotKey(system.id, seq), record);
-						fresh.push({ upTo: seq, basis: head });
+						const written = await snapshots.set(snapshotKey(system.id, seq), record).then(
+							() => true,
+							(error: unknown) => (onCacheError(error, system.id, head), false),
+						);
+						if (written) fresh.push({ upTo: seq, basis: head });
 					}
 				}
 				progress?.(rated.length, rated.length);
@@ -130,7 +147,9 @@ export function createRatingKeeper({ league, snapshots, index, every }: RatingKe
 			current.set(system.id, cur);
 			const kept = entries.filter((e) => valid(log, e) && !fresh.some((f) => f.upTo === e.upTo));
 			if (fresh.length > 0 || kept.length < entries.length) {
-				await writeSnapshots(fresh, kept, entries, system.id);
+				await writeSnapshots(fresh, kept, entries, system.id).catch((error: unknown) =>
+					onCacheError(error, system.id, head),
+				);
 			}
 			return cur.replay;
 		},
