@@ -39,7 +39,15 @@ export interface LeagueRepositoryOptions {
 interface Session {
 	readonly log: LeagueLog;
 	readonly ratings: RatingKeeper;
+	/**
+	 * Ratings views already computed at the log's current seq, by `system|day`: /rating, /leaderboard and /odds read the
+	 * same standings many times between two races, and growing 2,000 players to a day costs milliseconds each time.
+	 */
+	readonly views: Map<string, RatingsView>;
 }
+
+/** Ratings views kept per league (systems × days asked at one seq). */
+const MAX_VIEWS = 16;
 
 /** The key of the guilds namespace listing every server with a league (no Discord id is `*`). */
 const ALL_GUILDS = '*';
@@ -94,7 +102,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				every: ratingEvery,
 				onCacheError: (error, system, seq) => cacheWarning(error, { league, seq, cache: `ratings ${system}` }),
 			});
-			s = { log, ratings };
+			s = { log, ratings, views: new Map() };
 			sessions.set(league, s);
 		}
 		await roll(league, s.log);
@@ -198,11 +206,21 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			mutex.run(league, async (): Promise<RatingsView> => {
 				const system = getSystem(systemId);
 				const s = await session(league);
+				const key = `${system.id}|${day ?? ''}`;
+				const cached = s.views.get(key);
+				if (cached !== undefined && cached.seq === s.log.seq()) return cached;
 				const replay = await s.ratings.bring(s.log, system);
 				const standings = replay
 					.standings(day)
 					.map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
-				return { system: system.id, seq: s.log.seq(), day, standings, snapshot: replay.snapshot() };
+				const view = { system: system.id, seq: s.log.seq(), day, standings, snapshot: replay.snapshot() };
+				if (cached === undefined || cached.seq !== view.seq) {
+					// Views of an older seq are stale everywhere: drop them all.
+					for (const [k, v] of s.views) if (v.seq !== view.seq) s.views.delete(k);
+				}
+				s.views.set(key, view);
+				if (s.views.size > MAX_VIEWS) s.views.delete(s.views.keys().next().value!); // the oldest
+				return view;
 			}),
 		standingsOn: (league, systemId, days) =>
 			mutex.run(league, async () => {
