@@ -13,6 +13,7 @@ import { happenedBy } from '../league/standings.js';
 import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import type { HistoryCache } from './history-cache.js';
 import type { OddsResult } from './odds-service.js';
 import { leagueScale } from './shown-scale.js';
 import { ratingScale, type RatingScale } from '../formats/rating-scale.js';
@@ -111,20 +112,25 @@ export async function ratingHistoryChart(
 	systemId: string,
 	players: readonly { readonly id: string; readonly name: string }[],
 	asOf: string,
+	cache?: HistoryCache,
 ): Promise<RatingHistoryChart> {
 	const system = getSystem(systemId);
 	const params: unknown = system.params(league.config.params[systemId]);
 	const scale = ratingScale(systemId, params);
 	const state = await repo.loadState(league.id);
-	const races = state
-		.ratedRaces()
-		.map((r) => r.race)
-		.filter((race) => happenedBy(race, asOf));
+	const all = state.ratedRaces().map((r) => r.race);
+	const races = all.filter((race) => happenedBy(race, asOf));
 	const ids = players.slice(0, MAX_CHART_PLAYERS).map((p) => p.id);
-	const steps = playerHistoriesInSteps(system, params, races, ids, { reset: league.config.reset }, RACES_PER_SLICE);
-	let step = steps.next();
-	for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
-	const histories = step.value;
+	let histories: ReadonlyMap<string, readonly HistoryStep<unknown>[]>;
+	if (cache !== undefined && races.length === all.length) {
+		// The usual case (as of the reading day, every race has happened): the kept histories (history-cache.ts).
+		histories = (await cache.histories(league, systemId, ids)).histories;
+	} else {
+		const steps = playerHistoriesInSteps(system, params, races, ids, { reset: league.config.reset }, RACES_PER_SLICE);
+		let step = steps.next();
+		for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
+		histories = step.value;
+	}
 	// Undated races cannot be placed in time: such a league's chart runs by race number.
 	const dated = races.every((race) => race.date !== undefined);
 	const series: RatingSeries[] = players.slice(0, MAX_CHART_PLAYERS).map((p) => ({

@@ -16,6 +16,7 @@ import {
 	type Standouts,
 } from './change-cache.js';
 import { changeWhy, type ChangeWhy } from './change-why.js';
+import { createHistoryCache, type HistoryCache } from './history-cache.js';
 import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
 
@@ -98,6 +99,7 @@ export function createRatingService(
 	leagues: LeagueService,
 	clock: () => Date = () => new Date(),
 	changes: ChangeCache = createChangeCache(repo),
+	histories: HistoryCache = createHistoryCache(repo),
 ): RatingService {
 	return {
 		async rating(actor, input) {
@@ -143,6 +145,7 @@ export function createRatingService(
 						system,
 						[player, ...compared(state, input.compare, actor, league, player.id)],
 						asOf,
+						histories,
 					),
 				}),
 			};

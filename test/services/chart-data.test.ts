@@ -1,6 +1,8 @@
 /** The rating-history chart's data with a race confirmed late and dated back (found by bench/load.ts). */
 import { describe, expect, it } from 'vitest';
 import { placePoints } from '../../src/charts/rating-history-config.js';
+import { ratingHistoryChart } from '../../src/services/chart-data.js';
+import { createHistoryCache } from '../../src/services/history-cache.js';
 import { addRace, member, world } from './helpers.js';
 
 describe('rating history chart data', () => {
@@ -20,5 +22,40 @@ describe('rating history chart data', () => {
 			['R3', '2026-02-25'],
 		]);
 		expect(() => placePoints(points, 'Ann')).not.toThrow();
+	});
+});
+
+describe('kept histories (history-cache.ts)', () => {
+	it('give the same chart as a full replay: after races, after a void (replayed), after a new race (applied)', async () => {
+		const w = world();
+		const cup = await w.services.leagues.create({ ...member, manageGuild: true }, { name: 'Cup', headline: 'glicko' });
+		const cache = createHistoryCache(w.repo);
+		const days = ['2026-01-03', '2026-01-10', '2026-01-24', '2026-02-07', '2026-02-14'];
+		const orders = ['Ann, Bob, Cy, Dee', 'Bob, Dee, Ann', 'Cy, Ann, Bob, Dee', 'Dee, Cy, Bob', 'Ann, Cy, Dee, Bob'];
+		const text = (order: string) =>
+			order
+				.split(', ')
+				.map((name, i) => `${i + 1}. ${name}`)
+				.join('\n');
+		const players = async () => {
+			const state = await w.repo.loadState(cup.id);
+			return ['Ann', 'Bob', 'Cy', 'Dee'].map((name) => ({ id: state.resolve(name)!.id, name }));
+		};
+		const same = async () => {
+			const league = (await w.repo.getLeague(cup.id))!;
+			const both = await Promise.all(
+				[cache, undefined].map(async (c) =>
+					ratingHistoryChart(w.repo, league, 'glicko', await players(), '2026-03-01', c),
+				),
+			);
+			expect(both[0]).toEqual(both[1]);
+			return both[0]!;
+		};
+		for (const [i, day] of days.slice(0, 4).entries()) await addRace(w, text(orders[i]!), undefined, day);
+		expect((await same()).series[0]!.points.length).toBeGreaterThan(4);
+		await w.services.races.void({ ...member, manageGuild: true }, 'R2', 'test');
+		await same();
+		await addRace(w, text(orders[4]!), undefined, days[4]);
+		await same();
 	});
 });
