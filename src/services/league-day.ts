@@ -25,13 +25,21 @@ export function calendarDay(timezone: string, instant: Date): string {
 	return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
 }
 
+type Latest = { readonly id: string; readonly date: string } | undefined;
+
+/** Per league state, the answer at its seq: every read asks, and walking 10,000 races each time showed in bench:load. */
+const latestAt = new WeakMap<LeagueLog, { readonly seq: number; readonly latest: Latest }>();
+
 /** The league's confirmed race with the latest date (undefined when none is dated). */
-export function latestDatedRace(state: LeagueLog): { readonly id: string; readonly date: string } | undefined {
+export function latestDatedRace(state: LeagueLog): Latest {
+	const known = latestAt.get(state);
+	if (known !== undefined && known.seq === state.seq()) return known.latest;
 	let latest: { id: string; date: string } | undefined;
 	for (const race of state.races()) {
 		if (race.status !== 'confirmed' || race.date === undefined) continue;
 		if (latest === undefined || race.date > latest.date) latest = { id: race.id, date: race.date };
 	}
+	latestAt.set(state, { seq: state.seq(), latest });
 	return latest;
 }
 
