@@ -1,3 +1,4 @@
+import { createKeyedMutex } from '../storage/mutex.js';
 import { createSlicer } from '../event-loop.js';
 import { explainRace, expectedRanks, type RacerExplanation } from '../league/explain-race.js';
 import type { LeagueLog } from '../league/race-log.js';
@@ -118,17 +119,10 @@ interface Entry {
 
 export function createChangeCache(repo: LeagueRepository): ChangeCache {
 	const entries = new Map<string, Entry>();
-	const queues = new Map<string, Promise<unknown>>();
 
-	/** Run `task` after every earlier task of the same key. */
-	const serial = <T>(key: string, task: () => Promise<T>): Promise<T> => {
-		const run = (queues.get(key) ?? Promise.resolve()).then(task);
-		queues.set(
-			key,
-			run.catch(() => undefined),
-		);
-		return run;
-	};
+	/** Calls for one key run one at a time, in call order (a replay in progress is never applied twice). */
+	const mutex = createKeyedMutex();
+	const serial = <T>(key: string, task: () => Promise<T>): Promise<T> => mutex.run(key, task);
 
 	const fresh = (state: LeagueLog, system: string, stored?: StoredChanges): Entry => {
 		const config = state.config();

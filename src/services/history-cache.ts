@@ -1,3 +1,4 @@
+import { createKeyedMutex } from '../storage/mutex.js';
 import { createSlicer } from '../event-loop.js';
 import type { HistoryStep } from '../league/player-history.js';
 import type { LeagueLog } from '../league/race-log.js';
@@ -38,16 +39,10 @@ export interface HistoryCache {
 
 export function createHistoryCache(repo: LeagueRepository): HistoryCache {
 	const entries = new Map<string, Entry>();
-	const queues = new Map<string, Promise<unknown>>();
 
-	const serial = <T>(key: string, task: () => Promise<T>): Promise<T> => {
-		const run = (queues.get(key) ?? Promise.resolve()).then(task);
-		queues.set(
-			key,
-			run.catch(() => undefined),
-		);
-		return run;
-	};
+	/** Calls for one key run one at a time, in call order (a replay in progress is never applied twice). */
+	const mutex = createKeyedMutex();
+	const serial = <T>(key: string, task: () => Promise<T>): Promise<T> => mutex.run(key, task);
 
 	const fresh = (log: LeagueLog, systemId: string): Entry => {
 		const config = log.config();
