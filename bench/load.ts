@@ -112,6 +112,11 @@ async function main(): Promise<void> {
 			stdio: ['ignore', 'inherit', 'inherit'],
 		},
 	);
+	/** The bot's CPU seconds so far (utime + stime from /proc, in clock ticks of 1/100 s). */
+	const cpuOfBot = () => {
+		const fields = readFileSync(`/proc/${bot.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+		return (Number(fields[11]) + Number(fields[12])) / 100;
+	};
 	const rssOfBot = () => {
 		const status = readFileSync(`/proc/${bot.pid}/status`, 'utf8');
 		return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -175,6 +180,8 @@ async function main(): Promise<void> {
 	// Open loop: arrivals at RATE per second whatever the answers do (as users do), for warm-up + SECONDS.
 	const samples: Promise<Sample>[] = [];
 	const measuredFrom = performance.now() + WARMUP_SECONDS * 1000;
+	let cpuAtStart = { bot: 0, driver: process.cpuUsage() };
+	setTimeout(() => void (cpuAtStart = { bot: cpuOfBot(), driver: process.cpuUsage() }), WARMUP_SECONDS * 1000);
 	const end = measuredFrom + SECONDS * 1000;
 	let peakRss = 0;
 	const rssTimer = setInterval(() => void (peakRss = Math.max(peakRss, rssOfBot())), 500);
@@ -189,6 +196,10 @@ async function main(): Promise<void> {
 	const results = await Promise.all(samples);
 	clearInterval(rssTimer);
 	const finished = performance.now();
+	const seconds = (finished - measuredFrom) / 1000;
+	const botCpu = (cpuOfBot() - cpuAtStart.bot) / seconds;
+	const driverUsage = process.cpuUsage(cpuAtStart.driver);
+	const driverCpu = (driverUsage.user + driverUsage.system) / 1e6 / seconds;
 
 	const ok = results.filter((r) => r.error === undefined);
 	const totals = ok.map((r) => r.totalMs);
@@ -198,7 +209,8 @@ async function main(): Promise<void> {
 			`${(ok.length / ((finished - measuredFrom) / 1000)).toFixed(0)}/s answered; ` +
 			`latency p50 ${percentile(totals, 50).toFixed(1)} ms, p99 ${percentile(totals, 99).toFixed(1)} ms, ` +
 			`max ${Math.max(...totals).toFixed(0)} ms; slowest acknowledgement ${Math.max(...results.map((r) => r.ackMs)).toFixed(0)} ms; ` +
-			`${results.length - ok.length} errors; ${late} past 3 s; bot RSS peak ${peakRss.toFixed(0)} MB`,
+			`${results.length - ok.length} errors; ${late} past 3 s; bot RSS peak ${peakRss.toFixed(0)} MB; ` +
+			`CPU: bot ${(botCpu * 100).toFixed(0)}%, fake Discord and driver ${(driverCpu * 100).toFixed(0)}% (of one core)`,
 	);
 	for (const [, kind] of mix) {
 		const of = ok.filter((r) => r.kind === kind).map((r) => r.totalMs);
