@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fieldOdds, winProbabilities } from '../../src/ratings/odds.js';
+import type { Performance } from '../../src/ratings/types.js';
+import { exactPlackettLuce, exactTop3ExpLongest, exactWinExpLongest, quadratureReference } from './odds-reference.js';
+
+// Issue 10 §1: P(win) and P(top 3) of every racer exact to 1e-12 absolute and 1e-9 relative for every probability
+// down to 1e-300, checked against high-precision references independent of the engine (odds-reference.ts): exact
+// BigInt inclusion-exclusion (endure) and Plackett-Luce sums (speed), adaptive Gauss-Kronrod with its own special
+// functions (every kind). Random fields, and fields with one hopeless racer whose P(win) is 1e-30 … 1e-300.
+
+const ABS = 1e-12;
+const REL = 1e-9;
+const SMALLEST = 1e-300;
+
+type Kind = Performance['kind'];
+
+/** A field of `n` ordinary racers plus, when `hopeless` is set, one whose odds are about 10^-hopeless. */
+function buildField(kind: Kind, strengths: number[], spreads: number[], hopeless: number | undefined): Performance[] {
+	const field: Performance[] = strengths.map((g, j) => {
+		switch (kind) {
+			case 'exp-longest':
+				return { kind, rate: Math.exp(-1.5 * g) };
+			case 'exp-shortest':
+				return { kind, rate: Math.exp(1.5 * g) };
+			case 'gamma3-shortest':
+				return { kind, rate: Math.exp(0.75 * g) };
+			case 'normal-highest':
+				return { kind, mean: 1500 + 200 * g, sd: Math.hypot(50 + 300 * spreads[j]!, 200) };
+		}
+	});
+	if (hopeless !== undefined) {
+		const others = strengths.length;
+		const at = Math.floor(spreads[0]! * (others + 1)); // anywhere in the field
+		let p: Performance;
+		switch (kind) {
+			case 'exp-longest': // P(win) ≈ Π_j λ_j/λ_hopeless
+				p = { kind, rate: 10 ** (hopeless / others) };
+				break;
+			case 'exp-shortest': // P(win) = μ/Σμ (the engine takes rates within 280 orders of magnitude)
+				p = { kind, rate: 10 ** (-0.9 * hopeless) };
+				break;
+			case 'gamma3-shortest': // P(win) ∝ θ³ for a slow racer
+				p = { kind, rate: 10 ** (-hopeless / 3) };
+				break;
+			case 'normal-highest': // a mean far below: Q(gap)^(n-1) or so
+				p = { kind, mean: 1500 - 2 * Math.sqrt(hopeless) * 250, sd: 120 };
+				break;
+		}
+		field.splice(at, 0, p);
+	}
+	return field;
+}
+
+const fieldArb = (kind: Kind, maxOthers: number) =>
+	fc
+		.integer({ min: 1, max: maxOthers })
+		.chain((n) =>
+			fc.tuple(
+				fc.array(fc.double({ min: -2.5, max: 2.5, noNaN: true }), { minLength: n, maxLength: n }),
+				fc.array(fc.double({ min: 0, max: 0.999, noNaN: true }), { minLength: n, maxLength: n }),
+				fc.option(fc.double({ min: 30, max: 300, noNaN: true }), { nil: undefined, freq: 2 }),
+			),
+		)
+		.map(([g, s, hopeless]) => buildField(kind, g, s, hopeless));
+
+/** |got - ref| ≤ 1e-12, and ≤ 1e-9·ref when ref ≥ 1e-300; returns the relative error counted (0 below 1e-300). */
+function check(got: number, ref: number, label: string): number {
+	expect(Math.abs(got - ref), `${label}: ${got} vs ${ref}`).toBeLessThanOrEqual(ABS);
+	if (ref < SMALLEST) return 0;
+	const rel = Math.abs(got - ref) / ref;
+	expect(rel, `${label}: ${got} vs ${ref}`).toBeLessThanOrEqual(REL);
+	return rel;
+}
+
+function references(field: readonly Performance[]): { win: number[]; top3: number[] } {
+	const n = field.length;
+	const rates = field.map((p) => (p as { rate: number }).rate);
+	switch (field[0]!.kind) {
+		case 'exp-longest':
+			return {
+				win: n <= 7 ? exactWinExpLongest(rates) : quadratureReference(field, 1),
+				top3: n <= 3 ? rates.map(() => 1) : n <= 6 ? exactTop3ExpLongest(rates) : quadratureReference(field, 3),
+			};
+		case 'exp-shortest':
+			return exactPlackettLuce(rates);
+		default:
+			return {
+				win: quadratureReference(field, 1),
+				top3: n <= 3 ? field.map(() => 1) : quadratureReference(field, 3),
+			};
+	}
+}
+
+describe('every racer against a high-precision reference (random fields, hopeless racers down to 1e-300)', () => {
+	const cases: [Kind, number, number][] = [
+		// kind, largest number of ordinary racers, runs
+		['exp-longest', 13, 30],
+		['exp-shortest', 9, 60],
+		['gamma3-shortest', 10, 15],
+		['normal-highest', 9, 12],
+	];
+	for (const [kind, maxOthers, numRuns] of cases) {
+		it(`${kind}: P(win) (winProbabilities and fieldOdds) and P(top 3) within 1e-12 and 1e-9 relative`, () => {
+			let smallest = 1;
+			fc.assert(
+				fc.property(fieldArb(kind, maxOthers), (field) => {
+					const ref = references(field);
+					const win = winProbabilities(field);
+					const odds = fieldOdds(field);
+					field.forEach((_, i) => {
+						check(win[i]!, ref.win[i]!, `P(win) racer ${i} of ${field.length}`);
+						check(odds.pWin[i]!, ref.win[i]!, `fieldOdds P(win) racer ${i} of ${field.length}`);
+						check(odds.pTop3[i]!, ref.top3[i]!, `P(top 3) racer ${i} of ${field.length}`);
+						if (ref.win[i]! >= SMALLEST) smallest = Math.min(smallest, ref.win[i]!);
+					});
+				}),
+				{ numRuns, seed: 20261124 },
+			);
+			// The hopeless racers were really checked (at least one P(win) below 1e-100).
+			expect(smallest).toBeLessThan(1e-100);
+		}, 120_000);
+	}
+
+	it('a hopeless endure racer in a big field keeps its digits (walk path, n = 40, P(win) near 1e-200)', () => {
+		const field: Performance[] = Array.from({ length: 40 }, (_, j) => ({
+			kind: 'exp-longest',
+			rate: j === 7 ? 1e6 : Math.exp(-1.5 * Math.sin(3.7 * j)),
+		}));
+		const ref = quadratureReference(field, 1);
+		const refTop3 = quadratureReference(field, 3);
+		const { pWin, pTop3 } = fieldOdds(field);
+		expect(ref[7]!).toBeLessThan(1e-150);
+		field.forEach((_, i) => {
+			check(pWin[i]!, ref[i]!, `P(win) racer ${i}`);
+			check(pTop3[i]!, refTop3[i]!, `P(top 3) racer ${i}`);
+		});
+	});
+});
