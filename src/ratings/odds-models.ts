@@ -33,6 +33,11 @@ export interface FieldModel {
 	readonly kind: PerformanceKind;
 	readonly n: number;
 	/**
+	 * The direction of t in which a performance is better (+1: the highest value or longest time wins; -1: the
+	 * shortest time wins). Going that way every b_j falls, going the other way every b_j grows.
+	 */
+	readonly ahead: 1 | -1;
+	/**
 	 * The trapezoid step for the integrands of places 1..`places`, from the accuracy study in docs/odds.md (error
 	 * below about 1e-15 for equal fields, the worst case); the engine halves it if its sum check fails.
 	 */
@@ -47,15 +52,23 @@ export interface FieldModel {
 	/**
 	 * Fill, at node t, for every racer j: weight[j] (racer j's density in t, linear: every integrand is the weight
 	 * times a product of probabilities ≤ 1, so a weight that underflows leaves a term that does too), beat[j] = b_j(t)
-	 * and behind[j] = 1 - b_j(t), each computed
-	 * without cancellation (the smaller one directly, the other as 1 minus it), and bounds on the log-slopes that the
-	 * engine's stopping rules need (NODE_SLOPES entries):
+	 * and behind[j] = 1 - b_j(t), each computed without cancellation (the smaller one directly, the other as 1 minus
+	 * it), and the log-slopes that the engine's stopping rules need:
 	 * - slope[0] ≤ d/dt log f_i(t) ≤ slope[1] for every racer's P(win) integrand f_i = density_i·Π_{j≠i}(1 - b_j).
 	 *   Each f_i is log-concave in t (a product of log-concave factors), so slope[0] also bounds the slope at every
 	 *   node below t, and slope[1] at every node above.
-	 * - slope[2] ≥ max_j -(d/dt) log o_j, o_j = b_j/(1 - b_j) (0 when every odds ratio grows with t).
+	 * - fall[j], the rate at which racer j's density falls in the direction -`ahead` (toward worse performances):
+	 * positive once the node is past racer j's mode in that direction. Each density is log-concave in t, so fall[j]
+	 * also bounds the rate at every node beyond (the engine's P(top 3) stopping rule going that way).
 	 */
-	fillNode(t: number, weight: Float64Array, beat: Float64Array, behind: Float64Array, slope: Float64Array): void;
+	fillNode(
+		t: number,
+		weight: Float64Array,
+		beat: Float64Array,
+		behind: Float64Array,
+		fall: Float64Array,
+		slope: Float64Array,
+	): void;
 	/**
 	 * Optional dedicated P(win) quadrature at step h (normal model): p[i] = P(win) of racer i, before the ΣP = 1
 	 * check. Without it the engine walks fillNode from start(). Returns the narrowest integrand's standard deviation
@@ -126,6 +139,7 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 	return {
 		kind,
 		n,
+		ahead: longest ? 1 : -1,
 		// DEVIATION: the spec fixes h = 0.1. The max of n exponentials narrows like 1/ln n in s, and h = 0.1 leaves
 		// 4e-10 errors at n = 5000 equal racers: h = min(0.1, 0.5/ln n) (0.1 up to n = 148), for P(top 3) too.
 		// Middle order statistics narrow like 1/√n:
@@ -147,13 +161,14 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 			return longest ? Math.log(Math.log(n) + 0.58) - meanLog : -Math.log(sum);
 		},
 		fillNode: longest
-			? (s, weight, beat, behind, slope) => {
+			? (s, weight, beat, behind, fall, slope) => {
 					// d/ds log f_i = 1 - a_i + Σ_{j≠i} g(a_j), a = λx, g(a) = a·e^{-a}/(1 - e^{-a}) ∈ (0, 1]; a + g(a) grows
-					// with a. The odds o_j = 1/(e^{a_j} - 1): -(d/ds) log o_j = a_j + g(a_j), growing with s.
+					// with a. Densities: d/ds log(λx e^{-λx}) = 1 - a, falling going down (behind) at 1 - a_j.
 					const x = Math.exp(s);
 					let gSum = 0;
 					let hi = -Infinity;
 					let lo = Infinity;
+
 					for (let j = 0; j < n; j++) {
 						const a = rate[j]! * x;
 						let b: number;
@@ -168,6 +183,7 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 						weight[j] = a * b; // λx·e^{-λx}
 						beat[j] = b;
 						behind[j] = c;
+						fall[j] = 1 - a;
 						const g = (a * b) / c;
 						gSum += g;
 						const ag = a + g;
@@ -176,12 +192,13 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 					}
 					slope[0] = 1 + gSum - hi;
 					slope[1] = 1 + gSum - lo;
-					slope[2] = hi;
 				}
-			: (s, weight, beat, behind, slope) => {
-					// d/ds log f_i = 1 - Σ_j a_j for every racer (a = μx); the odds e^{a} - 1 grow with s.
+			: (s, weight, beat, behind, fall, slope) => {
+					// d/ds log f_i = 1 - Σ_j a_j for every racer (a = μx). Densities: d/ds log(μx e^{-μx}) = 1 - a,
+					// falling going up (behind) at a_j - 1.
 					const x = Math.exp(s);
 					let total = 0;
+
 					for (let j = 0; j < n; j++) {
 						const a = rate[j]! * x;
 						let b: number;
@@ -197,10 +214,10 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 						beat[j] = b;
 						behind[j] = c;
 						total += a;
+						fall[j] = a - 1;
 					}
 					slope[0] = 1 - total;
 					slope[1] = 1 - total;
-					slope[2] = 0;
 				},
 		fillBeat: longest
 			? (s, out) => {
@@ -224,8 +241,12 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
  */
 export function gamma3Cdf(y: number): number {
 	if (y < 1) return Math.exp(-y) * gamma3Series(y);
+	if (y > GAMMA3_FAR) return 1; // the survival underflows (and y² could overflow)
 	return 1 - Math.exp(-y) * (1 + y + 0.5 * y * y);
 }
+
+/** Beyond this y = θx the Gamma(3, 1) survival and density underflow: e^{-800}·(1 + 800 + 800²/2) < 1e-342. */
+const GAMMA3_FAR = 800;
 
 /** Σ_{m≥3} y^m/m! for y < 1 (P(3, y) = e^{-y} times it). */
 function gamma3Series(y: number): number {
@@ -274,6 +295,7 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 	return {
 		kind: 'gamma3-shortest',
 		n,
+		ahead: -1,
 		// The smallest of n Gamma(3) keeps its width in log-time (h = 0.1 at every n); middle order statistics
 		// narrow like 1/√n: h ≤ 0.5/√n for the full place matrix.
 		step: (places) => (places > 3 ? Math.min(0.1, 0.5 / Math.sqrt(n)) : 0.1),
@@ -284,38 +306,47 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 			for (let j = 0; j < n; j++) cubes += rate[j]! ** 3;
 			return Math.log(Math.cbrt(6 / cubes));
 		},
-		fillNode: (s, weight, beat, behind, slope) => {
+		fillNode: (s, weight, beat, behind, fall, slope) => {
 			// d/ds log f_i = 3 - y_i - Σ_{j≠i} κ(y_j), y = θx, κ(y) = y·(y²/2)/(1 + y + y²/2) (y times the hazard of
-			// Gamma(3, 1)). The odds P(3, y)/S(y) grow with s.
+			// Gamma(3, 1)). Densities: d/ds log(y³e^{-y}/2) = 3 - y, falling going up (behind) at y_j - 3.
 			const x = Math.exp(s);
 			let kSum = 0;
 			let hi = -Infinity;
 			let lo = Infinity;
 			for (let j = 0; j < n; j++) {
 				const y = rate[j]! * x;
-				const e = Math.exp(-y);
-				const poly = 1 + y + 0.5 * y * y;
-				weight[j] = 0.5 * y * y * y * e; // (θx)³e^{-θx}/2
-				let b: number;
-				let c: number;
-				if (y < 1) {
-					b = e * gamma3Series(y); // P(3, y) without the cancellation of 1 - S
-					c = 1 - b;
+				fall[j] = y - 3;
+				let d: number; // y - κ(y) = y(1 + y)/(1 + y + y²/2)
+				if (y > GAMMA3_FAR) {
+					// Racer j is surely ahead: e^{-y}(1 + y + y²/2) and y³e^{-y}/2 underflow, and y² or y³ alone would
+					// overflow beyond 1e102 (NaN from ∞·0): a racer far ahead of the others (issue 10 §1).
+					weight[j] = 0;
+					beat[j] = 1;
+					behind[j] = 0;
+					d = (1 + 1 / y) / (0.5 + (1 + 1 / y) / y);
 				} else {
-					c = e * poly;
-					b = 1 - c; // b ≥ P(3, 1) = 0.08 here: a few ulps
+					const e = Math.exp(-y);
+					const poly = 1 + y + 0.5 * y * y;
+					weight[j] = 0.5 * y * y * y * e; // (θx)³e^{-θx}/2
+					let b: number;
+					let c: number;
+					if (y < 1) {
+						b = e * gamma3Series(y); // P(3, y) without the cancellation of 1 - S
+						c = 1 - b;
+					} else {
+						c = e * poly;
+						b = 1 - c; // b ≥ P(3, 1) = 0.08 here: a few ulps
+					}
+					beat[j] = b;
+					behind[j] = c;
+					d = y - (0.5 * y * y * y) / poly;
 				}
-				beat[j] = b;
-				behind[j] = c;
-				const k = (0.5 * y * y * y) / poly;
-				kSum += k;
-				const d = y - k;
+				kSum += y - d;
 				if (d > hi) hi = d;
 				if (d < lo) lo = d;
 			}
 			slope[0] = 3 - kSum - hi;
 			slope[1] = 3 - kSum - lo;
-			slope[2] = 0;
 		},
 		fillBeat: (s, out) => {
 			const x = Math.exp(s);
@@ -387,6 +418,7 @@ function normalModel(field: readonly Performance[]): FieldModel {
 	return {
 		kind: 'normal-highest',
 		n,
+		ahead: 1,
 		// Widths in units of σ_min: the max of n normals ≈ 1/√(2 ln n), middle order statistics ≈ 1.25/√n.
 		step: (places) => {
 			const maxWidth = 1 / Math.sqrt(2 * Math.log(Math.max(n, 2)));
@@ -408,13 +440,13 @@ function normalModel(field: readonly Performance[]): FieldModel {
 			for (let j = 0; j < n; j++) top = Math.max(top, -off[j]! / sc[j]!);
 			return top;
 		},
-		fillNode: (t, weight, beat, behind, slope) => {
+		fillNode: (t, weight, beat, behind, fall, slope) => {
 			// d/dt log f_i = -sc_i·z_i + Σ_{j≠i} sc_j·λ(z_j), λ = φ/Φ (inverse Mills ratio; z + λ(z) grows with z).
-			// The odds Q(z_j)/Φ(z_j) fall with t at the rate sc_j·φ/(QΦ)(z_j) (slope[2]: the largest).
+			// Densities: d/dt log φ(z_j) = -sc_j·z_j, falling going down (behind) at -sc_j·z_j.
 			let lamSum = 0;
 			let hi = -Infinity;
 			let lo = Infinity;
-			let rho = 0;
+
 			for (let j = 0; j < n; j++) {
 				const s = sc[j]!;
 				const z = off[j]! + s * t;
@@ -446,14 +478,10 @@ function normalModel(field: readonly Performance[]): FieldModel {
 				const d = s * (z + lam);
 				if (d > hi) hi = d;
 				if (d < lo) lo = d;
-				if (b > 0) {
-					const r = (s * lam) / b;
-					if (r > rho) rho = r;
-				}
+				fall[j] = -s * z;
 			}
 			slope[0] = lamSum - hi;
 			slope[1] = lamSum - lo;
-			slope[2] = rho;
 		},
 		fillBeat: (t, out) => {
 			for (let j = 0; j < n; j++) out[j] = normalUpperTail(off[j]! + sc[j]! * t);

@@ -65,7 +65,12 @@ const NEGLIGIBLE_WEIGHT = 1e-20;
  */
 const WIDTH_RATIO = 1.15;
 /** Slots of FieldModel.fillNode's slope output. */
-const NODE_SLOPES = 3;
+const NODE_SLOPES = 2;
+/**
+ * A racer's remaining nodes may be dropped when they hold at most this much probability in all, whatever its sum
+ * so far: 1e-10 of the smallest probability held to relative accuracy (1e-300, issue 10 §1).
+ */
+const NEGLIGIBLE_MASS = 1e-310;
 
 /** Tolerance of the ΣP = 1 self-check: 1e-12 plus the rounding of an n-term sum. */
 function sumTolerance(n: number): number {
@@ -82,6 +87,7 @@ class WalkScratch {
 	weight = new Float64Array(0);
 	beat = new Float64Array(0);
 	behind = new Float64Array(0);
+	fall = new Float64Array(0);
 	slope = new Float64Array(NODE_SLOPES);
 	/** Prefix and suffix products Π(1 - b) (win) and truncated Poisson-binomials (top 3), with their exponents. */
 	preWin = new Float64Array(0);
@@ -90,7 +96,14 @@ class WalkScratch {
 	pre3Exp = new Int32Array(0);
 	winTerm = new Float64Array(0);
 	topTerm = new Float64Array(0);
-	prevTop = new Float64Array(0);
+	/**
+	 * Each racer's term without its density: Π_{j≠i}(1 - b_j) (win) and P(at most two others ahead) (top 3), as
+	 * value·RESCALE^{-exponent} (the stopping rule's bound on the nodes beyond in the behind direction).
+	 */
+	winRest = new Float64Array(0);
+	winRestExp = new Int32Array(0);
+	topRest = new Float64Array(0);
+	topRestExp = new Int32Array(0);
 	/** First and second moments of each racer's terms in the node offset τ = t - t0 (win, then top 3). */
 	moment1 = new Float64Array(0);
 	moment2 = new Float64Array(0);
@@ -104,13 +117,17 @@ class WalkScratch {
 		this.weight = new Float64Array(m);
 		this.beat = new Float64Array(m);
 		this.behind = new Float64Array(m);
+		this.fall = new Float64Array(m);
 		this.preWin = new Float64Array(m);
 		this.preWinExp = new Int32Array(m);
 		this.pre3 = new Float64Array(3 * m);
 		this.pre3Exp = new Int32Array(m);
 		this.winTerm = new Float64Array(m);
 		this.topTerm = new Float64Array(m);
-		this.prevTop = new Float64Array(m);
+		this.winRest = new Float64Array(m);
+		this.winRestExp = new Int32Array(m);
+		this.topRest = new Float64Array(m);
+		this.topRestExp = new Int32Array(m);
 		this.moment1 = new Float64Array(m);
 		this.moment2 = new Float64Array(m);
 		this.moment1Top = new Float64Array(m);
@@ -129,18 +146,23 @@ const scratch = new WalkScratch();
  *   term itself (probabilities down to about 1e-300 keep their digits);
  * - P(top 3) uses the prefix/suffix Poisson-binomials truncated at two others ahead (sums of products of
  *   non-negative numbers only).
- * Stopping (issue 10 §1, relative accuracy): in the walk direction every P(win) integrand decays at least like
+ * Stopping (issue 10 §1, relative accuracy; every bound holds at every node beyond, so no stretch where the terms
+ * underflow can end a direction early): in the walk direction every P(win) integrand decays at least like
  * e^{-D·|Δt|} from the node on (D from fillNode's slope bounds, valid beyond the node by log-concavity), so racer
- * i's nodes beyond hold at most term_i·q/(1 - q), q = e^{-D·h}. A direction ends once that is below
- * TAIL_FRACTION of racer i's sum for every racer. For P(top 3) the integrand is the P(win) integrand times
- * 1 + e1 + e2 of the others' odds, whose log-slope is at least -2·slope[2]; the same bound with D - 2·slope[2]
- * (going down) and, in addition, a falling ratio of consecutive terms must hold.
+ * i's nodes beyond hold at most term_i·q/(1 - q), q = e^{-D·h}. A direction ends once, for every racer, the nodes
+ * beyond are below TAIL_FRACTION of its sum so far or NEGLIGIBLE_MASS in all. P(top 3) multiplies the P(win)
+ * integrand by 1 + e1 + e2 of the others' odds b_j/(1 - b_j):
+ * - going ahead (model.ahead) the odds fall, so the P(win) bound holds for P(top 3) too;
+ * - going behind they grow without a useful bound (the old local bound let the walk stop in the empty stretch
+ *   between a racer far ahead and the rest). There, racer i's integrand is its density times P(at most two others
+ *   ahead), which only falls: once past racer i's mode the density falls at least at fall[i] (log-concave), and in
+ *   any case the nodes beyond hold at most 2·P(at most two ahead)/h (restNegligible, in log space).
  */
 function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Array): number {
 	const n = model.n;
 	scratch.ensure(n);
-	const { weight, beat, behind, slope, preWin, preWinExp, pre3, pre3Exp, winTerm, topTerm, prevTop } = scratch;
-	const { moment1, moment2, moment1Top, moment2Top } = scratch;
+	const { weight, beat, behind, fall, slope, preWin, preWinExp, pre3, pre3Exp, winTerm, topTerm } = scratch;
+	const { winRest, winRestExp, topRest, topRestExp, moment1, moment2, moment1Top, moment2Top } = scratch;
 	win.fill(0, 0, n);
 	moment1.fill(0, 0, n);
 	moment2.fill(0, 0, n);
@@ -152,12 +174,11 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 	const t0 = model.start();
 	let nodes = 0;
 	for (let dir = 1; dir >= -1; dir -= 2) {
-		prevTop.fill(Infinity, 0, n);
 		for (let k = dir === 1 ? 0 : 1; ; k++) {
 			if (++nodes > MAX_NODES) throw new OddsAccuracyError(`odds quadrature did not converge (n = ${n})`);
 			const tau = dir * k * h;
 			const t = t0 + tau;
-			model.fillNode(t, weight, beat, behind, slope);
+			model.fillNode(t, weight, beat, behind, fall, slope);
 			// Prefixes: preWin[i] = Π_{j<i}(1 - b_j)·RESCALE^{preWinExp[i]}, pre3 likewise truncated at 2 ahead.
 			let w = 1;
 			let we = 0;
@@ -201,7 +222,10 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 			for (let i = n - 1; i >= 0; i--) {
 				const wi = weight[i]!;
 				const ew = we + preWinExp[i]!;
-				const tw = (ew === 0 ? wi : wi * Math.exp(-ew * LOG_RESCALE)) * w * preWin[i]!;
+				const rest = w * preWin[i]!;
+				winRest[i] = rest;
+				winRestExp[i] = ew;
+				const tw = (ew === 0 ? wi : wi * Math.exp(-ew * LOG_RESCALE)) * rest;
 				winTerm[i] = tw;
 				win[i] = win[i]! + tw;
 				moment1[i] = moment1[i]! + tw * tau;
@@ -211,9 +235,10 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 					const b1 = pre3[3 * i + 1]!;
 					const b2 = pre3[3 * i + 2]!;
 					const e3 = ae + pre3Exp[i]!;
-					const tt =
-						(e3 === 0 ? wi : wi * Math.exp(-e3 * LOG_RESCALE)) *
-						(a0 * b0 + a0 * b1 + a1 * b0 + a0 * b2 + a1 * b1 + a2 * b0);
+					const rest3 = a0 * b0 + a0 * b1 + a1 * b0 + a0 * b2 + a1 * b1 + a2 * b0;
+					topRest[i] = rest3;
+					topRestExp[i] = e3;
+					const tt = (e3 === 0 ? wi : wi * Math.exp(-e3 * LOG_RESCALE)) * rest3;
 					topTerm[i] = tt;
 					top3[i] = top3[i]! + tt;
 					moment1Top[i] = moment1Top[i]! + tt * tau;
@@ -238,7 +263,7 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 					}
 				}
 			}
-			if (tailsDone(dir, n, h, slope, win, winTerm, top3, topTerm, prevTop)) break;
+			if (tailsDone(dir, model.ahead, n, h, win, top3)) break;
 		}
 	}
 	let width = minWidth(win, moment1, moment2, n);
@@ -265,47 +290,59 @@ function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: num
 	return width;
 }
 
-/** The walk's stopping rule (see walk): true when every racer's remaining nodes in direction dir are negligible. */
+/**
+ * The walk's stopping rule (see walk): true when every racer's remaining nodes in direction dir are negligible,
+ * each against its own sum so far (TAIL_FRACTION) or absolutely (NEGLIGIBLE_MASS).
+ */
 function tailsDone(
 	dir: number,
+	ahead: number,
 	n: number,
 	h: number,
-	slope: Float64Array,
 	win: Float64Array,
-	winTerm: Float64Array,
 	top3: Float64Array | undefined,
-	topTerm: Float64Array,
-	prevTop: Float64Array,
 ): boolean {
+	const { slope, fall, winTerm, winRest, winRestExp, topTerm, topRest, topRestExp } = scratch;
 	const decay = dir > 0 ? -slope[1]! : slope[0]!;
-	let done = decay > 0;
-	if (done) {
-		const q = Math.exp(-decay * h);
-		const f = q / (1 - q);
-		for (let i = 0; i < n; i++) {
-			if (winTerm[i]! * f > TAIL_FRACTION * win[i]!) {
-				done = false;
-				break;
-			}
-		}
+	const f = decay > 0 ? geometricTail(decay * h) : Infinity;
+	const behindward = dir !== ahead;
+	for (let i = 0; i < n; i++) {
+		if (decay > 0 && winTerm[i]! * f <= TAIL_FRACTION * win[i]!) continue;
+		if (behindward && restNegligible(winRest[i]!, winRestExp[i]!, win[i]!, h)) continue;
+		return false;
 	}
-	if (top3) {
-		if (done) {
-			const decay3 = dir > 0 ? decay : decay - 2 * slope[2]!;
-			const q3 = decay3 > 0 ? Math.exp(-decay3 * h) : 1;
-			for (let i = 0; i < n; i++) {
-				const tt = topTerm[i]!;
-				if (tt === 0) continue;
-				const r = Math.max(q3, tt / prevTop[i]!);
-				if (!(r < 1) || tt * (r / (1 - r)) > TAIL_FRACTION * top3[i]!) {
-					done = false;
-					break;
-				}
-			}
+	if (!top3) return true;
+	for (let i = 0; i < n; i++) {
+		const tt = topTerm[i]!;
+		if (!behindward) {
+			if (decay > 0 && tt * f <= TAIL_FRACTION * top3[i]!) continue;
+			return false;
 		}
-		for (let i = 0; i < n; i++) prevTop[i] = topTerm[i]!;
+		const d = fall[i]!;
+		if (d > 0 && tt * geometricTail(d * h) <= TAIL_FRACTION * top3[i]!) continue;
+		if (restNegligible(topRest[i]!, topRestExp[i]!, top3[i]!, h)) continue;
+		return false;
 	}
-	return done;
+	return true;
+}
+
+/** q/(1 - q) with q = e^{-x}: the nodes beyond a term that decays at least geometrically by q hold term times it. */
+function geometricTail(x: number): number {
+	return 1 / Math.expm1(x);
+}
+
+/**
+ * Behind-direction bound (issue 10 §1: a racer far from the others must not be cut off before its mass is reached):
+ * every racer's integrand is its density times rest(t), the probability of the others' arrangement (Π(1 - b_j), or at
+ * most two others ahead), which only falls going behind. So the nodes beyond hold at most rest(t)·Σ_k density
+ * ≤ rest(t)·(1 + h·max density)/h ≤ 2·rest(t)/h in node-sum units (max density ≤ 0.67 in every model, h ≤ 0.25).
+ * `rest` is value·RESCALE^{-exponent}, compared in log space when scaled (it can be far below the smallest double).
+ */
+function restNegligible(value: number, exponent: number, sum: number, h: number): boolean {
+	if (!(value > 0)) return true;
+	const limit = 0.5 * Math.max(TAIL_FRACTION * h * sum, NEGLIGIBLE_MASS);
+	if (exponent === 0) return value <= limit;
+	return Math.log(value) - exponent * LOG_RESCALE <= Math.log(limit);
 }
 
 function sumOf(a: ArrayLike<number>): number {

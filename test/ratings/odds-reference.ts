@@ -143,7 +143,8 @@ function logNormalTails(z: number): { logCdf: number; logSf: number } {
 
 /** log P(3, y) and log S(y) of Gamma(3, 1), each without cancellation. */
 function logGamma3Tails(y: number): { logCdf: number; logSf: number } {
-	const logSf = -y + Math.log1p(y + 0.5 * y * y);
+	// Past 1e100, y² would overflow: log(1 + y + y²/2) = 2 log y - log 2 to 1e-100.
+	const logSf = y > 1e100 ? -y + 2 * Math.log(y) - Math.LN2 : -y + Math.log1p(y + 0.5 * y * y);
 	if (y < 3) {
 		let term = (y * y * y) / 6;
 		let sum = term;
@@ -274,7 +275,8 @@ function range(field: readonly Performance[]): [number, number] {
 	}
 	const rates = field.map((p) => (p as { rate: number }).rate);
 	// Below, every integrand is below its density, itself below (rate·x)^k ≤ e^{-750}; above, below e^{-740}.
-	return [Math.log(1e-250 / Math.max(...rates)), Math.log(800 / Math.min(...rates))];
+	// In logs: 1e-250/rate underflows for a rate above 1e58 (a racer far ahead).
+	return [Math.log(1e-250) - Math.log(Math.max(...rates)), Math.log(800) - Math.log(Math.min(...rates))];
 }
 
 /**
