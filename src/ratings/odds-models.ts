@@ -75,6 +75,12 @@ export interface FieldModel {
 	 * in t (see the engine's width check).
 	 */
 	win?(h: number, p: Float64Array): number;
+	/**
+	 * Optional (normal model, whose means may lie up to 1e5 sd apart): the nearest t beyond `t` in direction dir at
+	 * which some racer's density can be non-zero in floating point, or ±Infinity if none. The walk jumps there from a
+	 * node where every density underflows: the nodes skipped hold exact zeros (issue 10 §1, a racer far ahead).
+	 */
+	nextMass?(t: number, dir: number): number;
 	fillBeat(t: number, out: Float64Array): void;
 	fillLogWeight(t: number, out: Float64Array): void;
 }
@@ -359,6 +365,8 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 	};
 }
 
+/** The largest (range of m ± 9σ)/σ_min of a normal field (see normalModel). */
+const MAX_SPREAD = 1e5;
 /** Standardized half-width of the normal grid: φ(9) = 1.0e-18. */
 const NORMAL_Z = 9;
 
@@ -404,7 +412,15 @@ function normalModel(field: readonly Performance[]): FieldModel {
 		floor = Math.min(floor, (p.mean - TAIL_Z_END * p.sd - c) / sdMin);
 		hi = Math.max(hi, (p.mean + NORMAL_Z * p.sd - c) / sdMin);
 	}
-	if (hi - lowMin > 1e6) throw new OddsInputError('normal field too spread out: (range of means)/(smallest sd) > 1e6');
+	// DEVIATION from the first version's 1e6: nodes sit at |t| up to the spread, where z_j = off_j + sc_j·t carries a
+	// rounding of about |t|·1e-16 per racer. At a spread of 5e5 that broke the 1e-12 sum check (fieldOdds threw on 12
+	// racers with one 4.9e5 sd ahead); at 1e5 random fields stay within 9e-13. Ratings never come near (Glicko:
+	// thousands of points over sd of tens).
+	if (hi - lowMin > MAX_SPREAD) {
+		throw new OddsInputError(
+			`normal field too spread out: (range of means ± 9 sd)/(smallest sd) = ${hi - lowMin} > ${MAX_SPREAD}`,
+		);
+	}
 	// Built on first use: the P(win) path needs neither (its model is built per call).
 	let sorted = false;
 	let logSc: Float64Array | undefined;
@@ -435,6 +451,17 @@ function normalModel(field: readonly Performance[]): FieldModel {
 			return { lo: places < n ? lows[n - 1 - places]! : lows[0]!, hi };
 		},
 		win: (h, p) => normalWin(off, sc, n, floor, h, p),
+		nextMass: (t, dir) => {
+			// Racer j's density sc_j·φ(z_j) is exactly 0 for |z_j| ≥ UNDERFLOW_Z: its support is t ∈ (-off_j ± 39)/sc_j.
+			let next = dir > 0 ? Infinity : -Infinity;
+			for (let j = 0; j < n; j++) {
+				const edge = (-off[j]! - dir * UNDERFLOW_Z) / sc[j]!;
+				if (dir > 0 ? edge > t && edge < next : edge < t && edge > next) next = edge;
+				const far = (-off[j]! + dir * UNDERFLOW_Z) / sc[j]!;
+				if (dir > 0 ? far > t && edge <= t : far < t && edge >= t) return t; // t is inside racer j's support
+			}
+			return next;
+		},
 		start: () => {
 			let top = -Infinity;
 			for (let j = 0; j < n; j++) top = Math.max(top, -off[j]! / sc[j]!);
@@ -496,6 +523,8 @@ function normalModel(field: readonly Performance[]): FieldModel {
 	};
 }
 
+/** φ(z) = e^{-z²/2}/√(2π) is exactly 0 in doubles from z = 38.6 on (e^{-745}); 39 with a margin. */
+const UNDERFLOW_Z = 39;
 /** √(2/π): φ(z)/Φ(z) = √(2/π)/erfcx(u) with u = -z/√2. */
 const SQRT_2_OVER_PI = 0.7978845608028654;
 const INV_SQRT_2PI = 0.3989422804014327;

@@ -213,6 +213,7 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 				}
 			}
 			// Suffixes, combined with the prefixes on the way down.
+			let anyWeight = false;
 			w = 1;
 			we = 0;
 			a0 = 1;
@@ -221,6 +222,7 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 			ae = 0;
 			for (let i = n - 1; i >= 0; i--) {
 				const wi = weight[i]!;
+				if (wi > 0) anyWeight = true;
 				const ew = we + preWinExp[i]!;
 				const rest = w * preWin[i]!;
 				winRest[i] = rest;
@@ -264,6 +266,14 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 				}
 			}
 			if (tailsDone(dir, model.ahead, n, h, win, top3)) break;
+			if (!anyWeight && model.nextMass) {
+				// Every density underflows here (a racer far ahead of the rest, issue 10 §1): jump to the last node
+				// before the next racer's density can be non-zero; the nodes skipped hold exact zeros.
+				const next = model.nextMass(t, dir);
+				if (!Number.isFinite(next)) break;
+				const last = Math.floor(Math.abs(next - t0) / h);
+				if (last - 1 > k) k = last - 1;
+			}
 		}
 	}
 	let width = minWidth(win, moment1, moment2, n);
