@@ -36,8 +36,8 @@ function buildField(kind: Kind, strengths: number[], spreads: number[], hopeless
 		const at = Math.floor(spreads[0]! * (others + 1)); // anywhere in the field
 		let p: Performance;
 		switch (kind) {
-			case 'exp-longest': // P(win) ≈ Π_j λ_j/λ_hopeless
-				p = { kind, rate: 10 ** (hopeless / others) };
+			case 'exp-longest': // P(win) ≈ Π_j λ_j/λ_hopeless (rates within the engine's 280 orders of magnitude)
+				p = { kind, rate: 10 ** Math.min(hopeless / others, 270) };
 				break;
 			case 'exp-shortest': // P(win) = μ/Σμ (the engine takes rates within 280 orders of magnitude)
 				p = { kind, rate: 10 ** (-0.9 * hopeless) };
