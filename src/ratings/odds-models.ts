@@ -673,7 +673,7 @@ function normalWin(off: Float64Array, sc: Float64Array, n: number, floor: number
 	for (let i = 0; i < n; i++) {
 		p[i] = p[i]! * h;
 		const w = m0[i]!;
-		if (!(w > 0)) continue;
+		if (!(w * h >= 1e-300)) continue; // not held to relative accuracy; moments near the smallest doubles are noise
 		const mean = m1[i]! / w;
 		width = Math.min(width, Math.sqrt(Math.max(m2[i]! / w - mean * mean, 0)));
 	}

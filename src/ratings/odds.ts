@@ -71,6 +71,8 @@ const NODE_SLOPES = 2;
  * so far: 1e-10 of the smallest probability held to relative accuracy (1e-300, issue 10 §1).
  */
 const NEGLIGIBLE_MASS = 1e-310;
+/** The smallest probability held to 1e-9 relative accuracy (issue 10 §1). */
+const SMALLEST_RELATIVE = 1e-300;
 
 /** Tolerance of the ΣP = 1 self-check: 1e-12 plus the rounding of an n-term sum. */
 function sumTolerance(n: number): number {
@@ -276,8 +278,8 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 			}
 		}
 	}
-	let width = minWidth(win, moment1, moment2, n);
-	if (top3) width = Math.min(width, minWidth(top3, moment1Top, moment2Top, n));
+	let width = minWidth(win, moment1, moment2, n, h);
+	if (top3) width = Math.min(width, minWidth(top3, moment1Top, moment2Top, n, h));
 	for (let i = 0; i < n; i++) win[i] = win[i]! * h;
 	if (top3) for (let i = 0; i < n; i++) top3[i] = top3[i]! * h;
 	return width;
@@ -286,13 +288,15 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 /**
  * The smallest standard deviation, in t, of the racers' integrands (from their node sums: mass, first and second
  * moments). The trapezoid's relative error on an integrand of width σ is about e^{-2π²σ²/h²}; an integrand the
- * grid does not resolve shows a width of about h/√12 or less, so it is caught too.
+ * grid does not resolve shows a width of about h/√12 or less, so it is caught too. Racers whose probability is
+ * below 1e-300 are left out: they are not held to relative accuracy, and the moments of terms near the smallest
+ * doubles are noise (a Folyami racer at 5e-320 showed a width near 0 and drove h to h/512, past the node limit).
  */
-function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: number): number {
+function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: number, h: number): number {
 	let width = Infinity;
 	for (let i = 0; i < n; i++) {
 		const w = mass[i]!;
-		if (!(w > 0)) continue;
+		if (!(w * h >= SMALLEST_RELATIVE)) continue;
 		const mean = m1[i]! / w;
 		const variance = m2[i]! / w - mean * mean;
 		width = Math.min(width, Math.sqrt(Math.max(variance, 0)));
