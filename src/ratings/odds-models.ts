@@ -5,17 +5,15 @@
  *   P(i finishes at place c+1) = ∫ f_i(v) · P(exactly c others are ahead of value v) dv,
  * the others being independent with b_j(v) = P(j ahead of value v). The integration variable t is s = log x for
  * the time models (x = e^s; dx = x ds, see specs/endure-elo.md "Fast endure win probability") and v/σ_min for the
- * normal model. On a uniform grid t_k = lo + k·h, the trapezoid rule is h·Σ_k g(t_k) (the integrands vanish to
- * below 1e-17 at both ends of the grid, so end weights do not matter).
+ * normal model. On a uniform grid t_k = t_0 + k·h, the trapezoid rule is h·Σ_k g(t_k) (the integrands vanish at
+ * both ends of the range, so end weights do not matter).
  *
- * At each node a model fills, for all racers j at once:
- * - logWeight[j] = log of racer j's density in t (density in v times dv/dt);
- * - beat[j] = b_j(t), computed without cancellation (the place paths);
- * - for the P(win) path, the behind-probability 1 - b_j = div[j]·e^{-shift[j]}, split so that most racers need no
- *   logarithm: the model returns L = Σ_j log(1 - b_j) (spec: "compute L once per node"), accumulated as
- *   -Σ shift + log Π div with the product renormalized into the log whenever it drops below 1e-200; every
- *   div[j] lies in [1e-7, 1]. Racer i's P(win) term is then exp(logWeight[i] + L + shift[i]) / div[i]
- *   = density_i · Π_{j≠i}(1 - b_j).
+ * At each node a model fills, for all racers j at once (fillNode, for the engine's walk):
+ * - weight[j], racer j's density in t (density in v times dv/dt);
+ * - beat[j] = b_j(t) and behind[j] = 1 - b_j(t), the smaller computed directly and the other as 1 minus it, so
+ *   that both keep their relative accuracy (a hopeless racer's Π(1 - b) is a product of tiny behind-probabilities);
+ * - bounds on the log-slopes of the P(win) integrands, which are log-concave in t, for the walk's stopping rule.
+ * The place matrix uses fillBeat and fillLogWeight on a fixed grid.
  */
 import type { Performance } from './types.js';
 import * as special from './special.js';
@@ -35,22 +33,54 @@ export interface FieldModel {
 	readonly kind: PerformanceKind;
 	readonly n: number;
 	/**
+	 * The direction of t in which a performance is better (+1: the highest value or longest time wins; -1: the
+	 * shortest time wins). Going that way every b_j falls, going the other way every b_j grows.
+	 */
+	readonly ahead: 1 | -1;
+	/**
 	 * The trapezoid step for the integrands of places 1..`places`, from the accuracy study in docs/odds.md (error
 	 * below about 1e-15 for equal fields, the worst case); the engine halves it if its sum check fails.
 	 */
 	step(places: number): number;
 	/**
-	 * A node range outside which the integrands of places 1..`places` (1 = P(win), 3 = P(top 3), n = every place)
-	 * carry less than about 1e-17 of probability mass per racer.
+	 * A node range outside which the integrands of places 1..`places` carry less than about 1e-17 of probability
+	 * mass per racer (the place matrix: places = n).
 	 */
 	grid(places: number): Grid;
-	/** Fill logWeight, shift, div at node t; return L = Σ_j log(1 - b_j(t)). */
-	fillWinTerms(t: number, logWeight: Float64Array, shift: Float64Array, div: Float64Array): number;
+	/** A node inside the bulk of the winner's distribution: the engine walks up and down from it. */
+	start(): number;
+	/**
+	 * Fill, at node t, for every racer j: weight[j] (racer j's density in t, linear: every integrand is the weight
+	 * times a product of probabilities ≤ 1, so a weight that underflows leaves a term that does too), beat[j] = b_j(t)
+	 * and behind[j] = 1 - b_j(t), each computed without cancellation (the smaller one directly, the other as 1 minus
+	 * it), and the log-slopes that the engine's stopping rules need:
+	 * - slope[0] ≤ d/dt log f_i(t) ≤ slope[1] for every racer's P(win) integrand f_i = density_i·Π_{j≠i}(1 - b_j).
+	 *   Each f_i is log-concave in t (a product of log-concave factors), so slope[0] also bounds the slope at every
+	 *   node below t, and slope[1] at every node above.
+	 * - fall[j], the rate at which racer j's density falls in the direction -`ahead` (toward worse performances):
+	 * positive once the node is past racer j's mode in that direction. Each density is log-concave in t, so fall[j]
+	 * also bounds the rate at every node beyond (the engine's P(top 3) stopping rule going that way).
+	 */
+	fillNode(
+		t: number,
+		weight: Float64Array,
+		beat: Float64Array,
+		behind: Float64Array,
+		fall: Float64Array,
+		slope: Float64Array,
+	): void;
 	/**
 	 * Optional dedicated P(win) quadrature at step h (normal model): p[i] = P(win) of racer i, before the ΣP = 1
-	 * check. Without it the engine sums fillWinTerms over the grid(1) nodes.
+	 * check. Without it the engine walks fillNode from start(). Returns the narrowest integrand's standard deviation
+	 * in t (see the engine's width check).
 	 */
-	win?(h: number, p: Float64Array): void;
+	win?(h: number, p: Float64Array): number;
+	/**
+	 * Optional (normal model, whose means may lie up to 1e5 sd apart): the nearest t beyond `t` in direction dir at
+	 * which some racer's density can be non-zero in floating point, or ±Infinity if none. The walk jumps there from a
+	 * node where every density underflows: the nodes skipped hold exact zeros (issue 10 §1, a racer far ahead).
+	 */
+	nextMass?(t: number, dir: number): number;
 	fillBeat(t: number, out: Float64Array): void;
 	fillLogWeight(t: number, out: Float64Array): void;
 }
@@ -63,8 +93,6 @@ export class OddsInputError extends Error {
 const SQRT1_2 = Math.SQRT1_2;
 /** Renormalization bounds of the running product Π div (see the header). */
 const PROD_LO = 1e-200;
-/** Smallest div a model hands out; below it the factor goes to shift as -log(1 - b). */
-const DIV_MIN = 1e-7;
 
 /** Rates scaled so that the largest is 1 (every probability is invariant under a common scale of the rates). */
 function scaledRates(field: readonly Performance[]): {
@@ -117,54 +145,85 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 	return {
 		kind,
 		n,
+		ahead: longest ? 1 : -1,
 		// DEVIATION: the spec fixes h = 0.1. The max of n exponentials narrows like 1/ln n in s, and h = 0.1 leaves
-		// 4e-10 errors at n = 5000 equal racers: h = min(0.1, 0.5/ln n) (0.1 up to n = 148). The third largest is
-		// about half as wide: min(0.1, 0.35/ln n) for P(top 3). Middle order statistics narrow like 1/√n:
+		// 4e-10 errors at n = 5000 equal racers: h = min(0.1, 0.5/ln n) (0.1 up to n = 148), for P(top 3) too.
+		// Middle order statistics narrow like 1/√n:
 		// h ≤ 0.8/√n for the full place matrix. exp-shortest (minima) keeps its width: 0.1.
 		step: (places) => {
 			if (places > 3) return Math.min(0.1, 0.8 / Math.sqrt(n));
 			if (!longest) return 0.1;
-			return Math.min(0.1, (places === 1 ? 0.5 : 0.35) / Math.log(n));
+			// P(top 3) takes the P(win) step: on equal and random fields up to 2000 racers it stays within 3e-14 of
+			// h/3 (the old 0.35/ln n was not needed).
+			return Math.min(0.1, 0.5 / Math.log(n));
 		},
 		grid: (places) =>
 			longest && places <= 3 && places < n ? { lo: -40 / (n - places + 1) - 1, hi } : { lo: -39 - Math.log(sum), hi },
-		fillWinTerms: longest
-			? (s, logWeight, shift, div) => {
+		start: () => {
+			// Near the winner's median: the largest of n exponentials is about (ln n + γ)/λ.
+			let meanLog = 0;
+			for (let j = 0; j < n; j++) meanLog += logRate[j]!;
+			meanLog /= n;
+			return longest ? Math.log(Math.log(n) + 0.58) - meanLog : -Math.log(sum);
+		},
+		fillNode: longest
+			? (s, weight, beat, behind, fall, slope) => {
+					// d/ds log f_i = 1 - a_i + Σ_{j≠i} g(a_j), a = λx, g(a) = a·e^{-a}/(1 - e^{-a}) ∈ (0, 1]; a + g(a) grows
+					// with a. Densities: d/ds log(λx e^{-λx}) = 1 - a, falling going down (behind) at 1 - a_j.
 					const x = Math.exp(s);
-					let logAcc = 0;
-					let prod = 1;
+					let gSum = 0;
+					let hi = -Infinity;
+					let lo = Infinity;
+
 					for (let j = 0; j < n; j++) {
 						const a = rate[j]! * x;
-						logWeight[j] = logRate[j]! + s - a;
-						const c = -Math.expm1(-a); // 1 - b_j = P(T_j < x)
-						if (c >= DIV_MIN) {
-							shift[j] = 0;
-							div[j] = c;
-							prod *= c;
-							if (prod < PROD_LO) {
-								logAcc += Math.log(prod);
-								prod = 1;
-							}
+						let b: number;
+						let c: number;
+						if (a < 0.7) {
+							c = -Math.expm1(-a); // 1 - b_j = P(T_j < x)
+							b = 1 - c;
 						} else {
-							const lc = Math.log(c);
-							shift[j] = -lc;
-							div[j] = 1;
-							logAcc += lc;
+							b = Math.exp(-a);
+							c = 1 - b;
 						}
+						weight[j] = a * b; // λx·e^{-λx}
+						beat[j] = b;
+						behind[j] = c;
+						fall[j] = 1 - a;
+						const g = (a * b) / c;
+						gSum += g;
+						const ag = a + g;
+						if (ag > hi) hi = ag;
+						if (ag < lo) lo = ag;
 					}
-					return logAcc + Math.log(prod);
+					slope[0] = 1 + gSum - hi;
+					slope[1] = 1 + gSum - lo;
 				}
-			: (s, logWeight, shift, div) => {
+			: (s, weight, beat, behind, fall, slope) => {
+					// d/ds log f_i = 1 - Σ_j a_j for every racer (a = μx). Densities: d/ds log(μx e^{-μx}) = 1 - a,
+					// falling going up (behind) at a_j - 1.
 					const x = Math.exp(s);
 					let total = 0;
+
 					for (let j = 0; j < n; j++) {
 						const a = rate[j]! * x;
-						logWeight[j] = logRate[j]! + s - a;
-						shift[j] = a; // 1 - b_j = e^{-μ_j x}
-						div[j] = 1;
-						total -= a;
+						let b: number;
+						let c: number;
+						if (a < 0.7) {
+							b = -Math.expm1(-a);
+							c = 1 - b;
+						} else {
+							c = Math.exp(-a);
+							b = 1 - c;
+						}
+						weight[j] = a * c; // μx·e^{-μx}
+						beat[j] = b;
+						behind[j] = c;
+						total += a;
+						fall[j] = a - 1;
 					}
-					return total;
+					slope[0] = 1 - total;
+					slope[1] = 1 - total;
 				},
 		fillBeat: longest
 			? (s, out) => {
@@ -187,18 +246,41 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
  * series e^{-y} Σ_{m≥3} y^m/m! avoids the cancellation of 1 - S.
  */
 export function gamma3Cdf(y: number): number {
-	if (y < 1) {
-		let term = (y * y * y) / 6;
-		let sum = term;
-		for (let m = 4; m < 40; m++) {
-			term *= y / m;
-			sum += term;
-			if (term < 1e-17 * sum) break;
-		}
-		return Math.exp(-y) * sum;
-	}
+	if (y < 1) return Math.exp(-y) * gamma3Series(y);
+	if (y > GAMMA3_FAR) return 1; // the survival underflows (and y² could overflow)
 	return 1 - Math.exp(-y) * (1 + y + 0.5 * y * y);
 }
+
+/** Beyond this y = θx the Gamma(3, 1) survival and density underflow: e^{-800}·(1 + 800 + 800²/2) < 1e-342. */
+const GAMMA3_FAR = 800;
+
+/** Σ_{m≥3} y^m/m! for y < 1 (P(3, y) = e^{-y} times it). */
+function gamma3Series(y: number): number {
+	// (y³/6)·Σ_{k=0}^{16} y^k·3!/(k+3)! by Horner: for y < 1 the first omitted term is below 6/20! = 2.5e-18.
+	let acc = 6 / 121645100408832000;
+	for (let k = 0; k < GAMMA3_SERIES.length; k++) acc = acc * y + GAMMA3_SERIES[k]!;
+	return ((y * y * y) / 6) * acc;
+}
+
+/** 3!/(k+3)! for k = 15 down to 0 (gamma3Series). */
+const GAMMA3_SERIES = new Float64Array([
+	6 / 6402373705728000,
+	6 / 355687428096000,
+	6 / 20922789888000,
+	6 / 1307674368000,
+	6 / 87178291200,
+	6 / 6227020800,
+	6 / 479001600,
+	6 / 39916800,
+	6 / 3628800,
+	6 / 362880,
+	6 / 40320,
+	6 / 5040,
+	6 / 720,
+	6 / 120,
+	6 / 24,
+	6 / 6,
+]);
 
 /** log S(y) = log(e^{-y}(1 + y + y²/2)), the log survival of Gamma(3, 1). */
 export function gamma3LogSurvival(y: number): number {
@@ -219,23 +301,58 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 	return {
 		kind: 'gamma3-shortest',
 		n,
+		ahead: -1,
 		// The smallest of n Gamma(3) keeps its width in log-time (h = 0.1 at every n); middle order statistics
 		// narrow like 1/√n: h ≤ 0.5/√n for the full place matrix.
 		step: (places) => (places > 3 ? Math.min(0.1, 0.5 / Math.sqrt(n)) : 0.1),
 		grid: () => grid,
-		fillWinTerms: (s, logWeight, shift, div) => {
+		start: () => {
+			// The smallest of n Gamma(3) times is near x with Σ (θx)³/6 = 1.
+			let cubes = 0;
+			for (let j = 0; j < n; j++) cubes += rate[j]! ** 3;
+			return Math.log(Math.cbrt(6 / cubes));
+		},
+		fillNode: (s, weight, beat, behind, fall, slope) => {
+			// d/ds log f_i = 3 - y_i - Σ_{j≠i} κ(y_j), y = θx, κ(y) = y·(y²/2)/(1 + y + y²/2) (y times the hazard of
+			// Gamma(3, 1)). Densities: d/ds log(y³e^{-y}/2) = 3 - y, falling going up (behind) at y_j - 3.
 			const x = Math.exp(s);
-			let logAcc = 0;
+			let kSum = 0;
+			let hi = -Infinity;
+			let lo = Infinity;
 			for (let j = 0; j < n; j++) {
 				const y = rate[j]! * x;
-				logWeight[j] = 3 * (logRate[j]! + s) - y - LN2;
-				// log(1 - b_j) = log S(y) term by term: -Σy and log Π(1 + y + y²/2) would cancel.
-				const ls = gamma3LogSurvival(y);
-				shift[j] = -ls;
-				div[j] = 1;
-				logAcc += ls;
+				fall[j] = y - 3;
+				let d: number; // y - κ(y) = y(1 + y)/(1 + y + y²/2)
+				if (y > GAMMA3_FAR) {
+					// Racer j is surely ahead: e^{-y}(1 + y + y²/2) and y³e^{-y}/2 underflow, and y² or y³ alone would
+					// overflow beyond 1e102 (NaN from ∞·0): a racer far ahead of the others (issue 10 §1).
+					weight[j] = 0;
+					beat[j] = 1;
+					behind[j] = 0;
+					d = (1 + 1 / y) / (0.5 + (1 + 1 / y) / y);
+				} else {
+					const e = Math.exp(-y);
+					const poly = 1 + y + 0.5 * y * y;
+					weight[j] = 0.5 * y * y * y * e; // (θx)³e^{-θx}/2
+					let b: number;
+					let c: number;
+					if (y < 1) {
+						b = e * gamma3Series(y); // P(3, y) without the cancellation of 1 - S
+						c = 1 - b;
+					} else {
+						c = e * poly;
+						b = 1 - c; // b ≥ P(3, 1) = 0.08 here: a few ulps
+					}
+					beat[j] = b;
+					behind[j] = c;
+					d = y - (0.5 * y * y * y) / poly;
+				}
+				kSum += y - d;
+				if (d > hi) hi = d;
+				if (d < lo) lo = d;
 			}
-			return logAcc;
+			slope[0] = 3 - kSum - hi;
+			slope[1] = 3 - kSum - lo;
 		},
 		fillBeat: (s, out) => {
 			const x = Math.exp(s);
@@ -248,6 +365,8 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 	};
 }
 
+/** The largest (range of m ± 9σ)/σ_min of a normal field (see normalModel). */
+const MAX_SPREAD = 1e5;
 /** Standardized half-width of the normal grid: φ(9) = 1.0e-18. */
 const NORMAL_Z = 9;
 
@@ -281,9 +400,8 @@ function normalModel(field: readonly Performance[]): FieldModel {
 	const lows = new Float64Array(n);
 	let hi = -Infinity;
 	let lowMin = Infinity;
-	// The largest two values of m - 9σ (the P(win) lower end is the second largest), without sorting.
-	let low1 = -Infinity;
-	let low2 = -Infinity;
+	// The P(win) descent's hard floor: below every m - 38.6σ every density is below e^{-745} (normalWin).
+	let floor = Infinity;
 	for (let j = 0; j < n; j++) {
 		const p = field[j] as { mean: number; sd: number };
 		off[j] = (c - p.mean) / p.sd;
@@ -291,13 +409,18 @@ function normalModel(field: readonly Performance[]): FieldModel {
 		const low = (p.mean - NORMAL_Z * p.sd - c) / sdMin;
 		lows[j] = low;
 		if (low < lowMin) lowMin = low;
-		if (low > low1) {
-			low2 = low1;
-			low1 = low;
-		} else if (low > low2) low2 = low;
+		floor = Math.min(floor, (p.mean - TAIL_Z_END * p.sd - c) / sdMin);
 		hi = Math.max(hi, (p.mean + NORMAL_Z * p.sd - c) / sdMin);
 	}
-	if (hi - lowMin > 1e6) throw new OddsInputError('normal field too spread out: (range of means)/(smallest sd) > 1e6');
+	// DEVIATION from the first version's 1e6: nodes sit at |t| up to the spread, where z_j = off_j + sc_j·t carries a
+	// rounding of about |t|·1e-16 per racer. At a spread of 5e5 that broke the 1e-12 sum check (fieldOdds threw on 12
+	// racers with one 4.9e5 sd ahead); at 1e5 random fields stay within 9e-13. Ratings never come near (Glicko:
+	// thousands of points over sd of tens).
+	if (hi - lowMin > MAX_SPREAD) {
+		throw new OddsInputError(
+			`normal field too spread out: (range of means ± 9 sd)/(smallest sd) = ${hi - lowMin} > ${MAX_SPREAD}`,
+		);
+	}
 	// Built on first use: the P(win) path needs neither (its model is built per call).
 	let sorted = false;
 	let logSc: Float64Array | undefined;
@@ -311,11 +434,13 @@ function normalModel(field: readonly Performance[]): FieldModel {
 	return {
 		kind: 'normal-highest',
 		n,
+		ahead: 1,
 		// Widths in units of σ_min: the max of n normals ≈ 1/√(2 ln n), middle order statistics ≈ 1.25/√n.
 		step: (places) => {
 			const maxWidth = 1 / Math.sqrt(2 * Math.log(Math.max(n, 2)));
 			if (places === 1) return Math.min(0.25, 0.5 * maxWidth);
-			const top3 = Math.min(0.25, 0.35 * maxWidth);
+			// P(top 3): the P(win) step up to 100 racers (within 3e-14 of h/3 on equal fields), 0.35·width above.
+			const top3 = Math.min(0.25, (n <= 100 ? 0.5 : 0.35) * maxWidth);
 			return places > 3 ? Math.min(top3, 0.8 / Math.sqrt(n)) : top3;
 		},
 		grid: (places) => {
@@ -325,42 +450,65 @@ function normalModel(field: readonly Performance[]): FieldModel {
 			}
 			return { lo: places < n ? lows[n - 1 - places]! : lows[0]!, hi };
 		},
-		win: (h, p) => normalWin(off, sc, n, low2, h, p),
-		fillWinTerms: (t, logWeight, shift, div) => {
-			const logSc = logScale();
-			let logAcc = 0;
-			let prod = 1;
+		win: (h, p) => normalWin(off, sc, n, floor, h, p),
+		nextMass: (t, dir) => {
+			// Racer j's density sc_j·φ(z_j) is exactly 0 for |z_j| ≥ UNDERFLOW_Z: its support is t ∈ (-off_j ± 39)/sc_j.
+			let next = dir > 0 ? Infinity : -Infinity;
 			for (let j = 0; j < n; j++) {
-				const z = off[j]! + sc[j]! * t;
-				logWeight[j] = logSc[j]! - 0.5 * z * z - LOG_SQRT_2PI;
-				shift[j] = 0;
-				if (z > NORMAL_Z) {
-					// 1 - Φ(z) < Φ(-9) = 1.1e-19: taking Φ(z) = 1 changes L by < n·1.2e-19 (relative error < 6e-16
-					// in every product at n = 5000).
-					div[j] = 1;
-					continue;
-				}
-				// Φ(z) = erfc(u)/2 with u = -z/√2 (CALERF intervals, special.ts).
-				const u = -z * SQRT1_2;
-				let c: number;
-				if (u > THRESH) {
-					// Φ(z) = e^{-u²}·erfcx(u)/2: the e^{-u²} goes to shift, erfcx(u)/2 ≥ 1e-7 for u ≤ 1e6 to div.
-					c = 0.5 * erfcxLarge(u);
-					shift[j] = u * u;
-					logAcc -= u * u;
-				} else if (u >= -THRESH) {
-					c = 0.5 - 0.5 * erfSmall(u);
-				} else {
-					c = 1 - 0.5 * Math.exp(-u * u) * erfcxLarge(-u);
-				}
-				div[j] = c;
-				prod *= c;
-				if (prod < PROD_LO) {
-					logAcc += Math.log(prod);
-					prod = 1;
-				}
+				const edge = (-off[j]! - dir * UNDERFLOW_Z) / sc[j]!;
+				if (dir > 0 ? edge > t && edge < next : edge < t && edge > next) next = edge;
+				const far = (-off[j]! + dir * UNDERFLOW_Z) / sc[j]!;
+				if (dir > 0 ? far > t && edge <= t : far < t && edge >= t) return t; // t is inside racer j's support
 			}
-			return logAcc + Math.log(prod);
+			return next;
+		},
+		start: () => {
+			let top = -Infinity;
+			for (let j = 0; j < n; j++) top = Math.max(top, -off[j]! / sc[j]!);
+			return top;
+		},
+		fillNode: (t, weight, beat, behind, fall, slope) => {
+			// d/dt log f_i = -sc_i·z_i + Σ_{j≠i} sc_j·λ(z_j), λ = φ/Φ (inverse Mills ratio; z + λ(z) grows with z).
+			// Densities: d/dt log φ(z_j) = -sc_j·z_j, falling going down (behind) at -sc_j·z_j.
+			let lamSum = 0;
+			let hi = -Infinity;
+			let lo = Infinity;
+
+			for (let j = 0; j < n; j++) {
+				const s = sc[j]!;
+				const z = off[j]! + s * t;
+				const u = z * SQRT1_2;
+				let b: number; // Q(z) = erfc(u)/2
+				let c: number; // Φ(z) = erfc(-u)/2
+				let pdf: number; // φ(z)
+				if (u > THRESH) {
+					const e = Math.exp(-u * u);
+					b = u > 26.7 ? 0 : 0.5 * e * erfcxLarge(u);
+					c = 1 - b;
+					pdf = INV_SQRT_2PI * e;
+				} else if (u >= -THRESH) {
+					b = 0.5 - 0.5 * erfSmall(u);
+					c = 1 - b;
+					pdf = INV_SQRT_2PI * Math.exp(-0.5 * z * z);
+				} else {
+					const e = Math.exp(-u * u);
+					c = 0.5 * e * erfcxLarge(-u);
+					b = 1 - c;
+					pdf = INV_SQRT_2PI * e;
+				}
+				weight[j] = s * pdf;
+				beat[j] = b;
+				behind[j] = c;
+				// λ(z) without 0/0 far in the lower tail: √(2/π)/erfcx(-u).
+				const lam = u < -THRESH ? SQRT_2_OVER_PI / erfcxLarge(-u) : pdf / c;
+				lamSum += s * lam;
+				const d = s * (z + lam);
+				if (d > hi) hi = d;
+				if (d < lo) lo = d;
+				fall[j] = -s * z;
+			}
+			slope[0] = lamSum - hi;
+			slope[1] = lamSum - lo;
 		},
 		fillBeat: (t, out) => {
 			for (let j = 0; j < n; j++) out[j] = normalUpperTail(off[j]! + sc[j]! * t);
@@ -375,62 +523,92 @@ function normalModel(field: readonly Performance[]): FieldModel {
 	};
 }
 
+/** φ(z) = e^{-z²/2}/√(2π) is exactly 0 in doubles from z = 38.6 on (e^{-745}); 39 with a margin. */
+const UNDERFLOW_Z = 39;
 /** √(2/π): φ(z)/Φ(z) = √(2/π)/erfcx(u) with u = -z/√2. */
 const SQRT_2_OVER_PI = 0.7978845608028654;
 const INV_SQRT_2PI = 0.3989422804014327;
-/** Σ_j P(X_j above the top node) ≤ this: the tail error (ΣT)² stays below 1e-16 (normalWin). */
-const TOP_TAIL_SUM = 1e-8;
-/** Upper-tail nodes of racer i run up to z_i = 8.6 (the mass beyond, Φ(-8.6) = 4e-18, is dropped). */
-const TAIL_Z_END = 8.6;
-/** The descent stops once the remaining nodes hold less than this (in total over all racers). */
-const BOTTOM_TAIL = 1e-17;
+/**
+ * Σ_j P(X_j above the top node) ≤ this. Above it each racer's integrand is its density times Π_{j≠i} Φ(z_j) ∈
+ * [1 - ΣT, 1]: taking the density alone is a relative error ≤ 1e-11 of that part of P(win) (normalWin).
+ */
+const TOP_TAIL_SUM = 1e-11;
+/** Upper-tail nodes of racer i run up to z_i = 38.6, where φ underflows (e^{-745}): nothing representable is dropped. */
+const TAIL_Z_END = 38.6;
+/** The descent stops once, for every racer, the remaining nodes hold less than this fraction of its sum so far. */
+const BOTTOM_TAIL = 1e-14;
 
-/** Scratch array of the normal P(win) loop, reused across calls (grown as needed). */
+/** Scratch arrays of the normal P(win) loop, reused across calls (grown as needed). */
 let ratioScratch = new Float64Array(64);
+let moment1Scratch = new Float64Array(64);
+let moment2Scratch = new Float64Array(64);
 
 /**
  * P(win) of the normal model at step h (t in units of σ_min, z_j = off_j + sc_j·t), p[i] before the ΣP = 1 check.
  * The P(win) integrand of racer i is f_i = sc_i·φ(z_i)·Π_{j≠i} Φ(z_j) = E·r_i with E = Π_j Φ(z_j) and
  * r_i = sc_i·φ(z_i)/Φ(z_i) (sc_i times the inverse Mills ratio), so a node costs one exp(L), L = log E, plus one
  * rational function per racer (and one exp for racers above their mean).
- * - Top: above t_top, every z_j ≥ z_top with n·Φ(-z_top) ≤ 1e-8, Π_{j≠i} Φ(z_j) = 1 - O(Σ_{j≠i} T_j) where
- *   T_j = Φ(-z_j(t_top)), so the nodes above t_top contribute h·Σ sc_i·φ(z_i) (only for racers with z_i < 8.6
- *   there) with a total error ≤ (Σ_j T_j)² ≤ 1e-16.
+ * - Top: above t_top, every z_j ≥ z_top with n·Φ(-z_top) ≤ 1e-11, Π_{j≠i} Φ(z_j) ∈ [1 - ΣT, 1] where
+ *   T_j = Φ(-z_j(t_top)), so the nodes above t_top contribute h·Σ sc_i·φ(z_i) (up to z_i = 38.6, where φ
+ *   underflows) with a relative error ≤ ΣT ≤ 1e-11 of that part of each racer's P(win) (issue 10 §1: relative
+ *   accuracy down to 1e-300, not only 1e-12 absolute).
  * - Bottom: nodes are summed downward from t_top. Each f_i is log-concave (a product of log-concave factors), with
  *   d/dt log f_i = -sc_i·z_i + Σ_{j≠i} sc_j·λ(z_j) ≥ D := Σ_j sc_j·max(0, -z_j) - max_j sc_j·max(0, z_j), using
- *   the inverse Mills ratio λ(z) ≥ max(0, -z). When D > 0 the nodes below t hold at most
- *   h·Σ_i f_i(t)·q/(1 - q), q = e^{-D·h}; the descent stops once that is below 1e-17, and in any case at `lo`
- *   (the grid(1) lower end).
+ *   the inverse Mills ratio λ(z) ≥ max(0, -z); by log-concavity D also bounds the slope at every node below. When
+ *   D > 0 racer i's nodes below t hold at most h·f_i(t)·q/(1 - q), q = e^{-D·h}; the descent stops once that is
+ *   below 1e-14 of racer i's sum so far for every racer (relative, so a hopeless racer's mass far down is kept),
+ *   and in any case at `floor`, min(m - 38.6σ), below which every density underflows.
  */
-function normalWin(off: Float64Array, sc: Float64Array, n: number, lo: number, h: number, p: Float64Array): void {
-	if (ratioScratch.length < n) ratioScratch = new Float64Array(2 * n);
+function normalWin(off: Float64Array, sc: Float64Array, n: number, floor: number, h: number, p: Float64Array): number {
+	if (ratioScratch.length < n) {
+		ratioScratch = new Float64Array(2 * n);
+		moment1Scratch = new Float64Array(2 * n);
+		moment2Scratch = new Float64Array(2 * n);
+	}
 	const r = ratioScratch;
+	const m1 = moment1Scratch;
+	const m2 = moment2Scratch;
+	const m0 = new Float64Array(n); // the main loop's part of each P(win), for its width
+	m1.fill(0, 0, n);
+	m2.fill(0, 0, n);
 	// z_top with φ(z)/z ≤ φ(z) ≤ 1e-8/n (z ≥ 1), so Φ(-z_top) ≤ 1e-8/n.
 	const zTop = Math.max(1, Math.sqrt(2 * Math.log((n * INV_SQRT_2PI) / TOP_TAIL_SUM)));
 	let tTop = -Infinity;
 	for (let j = 0; j < n; j++) tTop = Math.max(tTop, (zTop - off[j]!) / sc[j]!);
 	p.fill(0, 0, n);
-	// Upper tail: Π_{j≠i} Φ(z_j) = 1 to 1e-8, the integrand is racer i's density.
+	// Upper tail: Π_{j≠i} Φ(z_j) = 1 to 1e-11, the integrand is racer i's density. Its node values follow
+	// φ(z + δ) = φ(z)·e^{-zδ - δ²/2}, the ratio itself shrinking by e^{-δ²} per node: two products per node, no exp.
+	// The nodes left after a term hold at most term·ratio/(1 - ratio) (the ratios fall): stop below 1e-17 of the sum.
 	for (let i = 0; i < n; i++) {
 		const s = sc[i]!;
 		const step = s * h;
-		const z0 = off[i]! + s * tTop;
+		const z1 = off[i]! + s * tTop + step; // ≥ z_top > 0
 		let acc = 0;
-		for (let k = 1, z = z0 + step; z < TAIL_Z_END; k++, z = z0 + k * step) acc += Math.exp(-0.5 * z * z);
+		if (z1 < TAIL_Z_END) {
+			let term = Math.exp(-0.5 * z1 * z1);
+			let ratio = Math.exp(-z1 * step - 0.5 * step * step);
+			const shrink = Math.exp(-step * step);
+			while (term > 0) {
+				acc += term;
+				if (term * ratio <= 1e-17 * acc * (1 - ratio)) break;
+				term *= ratio;
+				ratio *= shrink;
+			}
+		}
 		p[i] = s * INV_SQRT_2PI * acc;
 	}
-	for (let k = 0, t = tTop; t >= lo; k++, t = tTop - k * h) {
+	for (let k = 0, t = tTop; t >= floor; k++, t = tTop - k * h) {
 		let logAcc = 0;
 		let prod = 1;
-		let rsum = 0;
 		let down = 0; // Σ sc_j·max(0, -z_j)
 		let up = 0; // max sc_j·max(0, z_j)
 		for (let j = 0; j < n; j++) {
 			const s = sc[j]!;
 			const z = off[j]! + s * t;
 			if (z > NORMAL_Z) {
-				// Φ(z) = 1 to 1.1e-19; r_j ≤ sc_j·φ(9) = 1e-18·sc_j, summing to < Φ(-9) over the nodes: dropped.
-				r[j] = 0;
+				// Φ(z) = 1 to 1.1e-19 (a relative error of E below 1e-16 for n ≤ 1000): r_j = sc_j·φ(z_j).
+				const rz = s * INV_SQRT_2PI * Math.exp(-0.5 * z * z);
+				r[j] = rz;
 				if (s * z > up) up = s * z;
 				continue;
 			}
@@ -456,7 +634,6 @@ function normalWin(off: Float64Array, sc: Float64Array, n: number, lo: number, h
 				if (s * z > up) up = s * z;
 			}
 			r[j] = rj;
-			rsum += rj;
 			prod *= c;
 			if (prod < PROD_LO) {
 				logAcc += Math.log(prod);
@@ -464,14 +641,43 @@ function normalWin(off: Float64Array, sc: Float64Array, n: number, lo: number, h
 			}
 		}
 		const E = Math.exp(logAcc) * prod;
-		if (E > 0) for (let i = 0; i < n; i++) p[i] = p[i]! + E * r[i]!;
+		if (E > 0) {
+			const tau = k * h;
+			for (let i = 0; i < n; i++) {
+				const term = E * r[i]!;
+				p[i] = p[i]! + term;
+				m0[i] = m0[i]! + term;
+				m1[i] = m1[i]! + term * tau;
+				m2[i] = m2[i]! + term * tau * tau;
+			}
+		}
 		const d = down - up;
 		if (d > 0) {
+			// Racer i's nodes below hold at most E·r_i·q/(1 - q): stop once that is below BOTTOM_TAIL of its sum so
+			// far, for every racer (a racer whose term underflowed stays below every representable value).
 			const q = Math.exp(-d * h);
-			if (h * E * rsum * q < BOTTOM_TAIL * (1 - q)) break;
+			const f = q / (1 - q);
+			let done = true;
+			if (E > 0) {
+				for (let i = 0; i < n; i++) {
+					if (E * r[i]! * f > BOTTOM_TAIL * p[i]!) {
+						done = false;
+						break;
+					}
+				}
+			}
+			if (done) break;
 		}
 	}
-	for (let i = 0; i < n; i++) p[i] = p[i]! * h;
+	let width = Infinity;
+	for (let i = 0; i < n; i++) {
+		p[i] = p[i]! * h;
+		const w = m0[i]!;
+		if (!(w * h >= 1e-300)) continue; // not held to relative accuracy; moments near the smallest doubles are noise
+		const mean = m1[i]! / w;
+		width = Math.min(width, Math.sqrt(Math.max(m2[i]! / w - mean * mean, 0)));
+	}
+	return width;
 }
 
 /** Check that one field shares one kind and build its model. `field` must be non-empty. */

@@ -1,26 +1,38 @@
 /**
- * Exact race odds from the rating systems' performance models (types.ts `Performance`).
+ * Exact race odds from the rating systems' performance models (types.ts `Performance`), issue 10 §1: 1e-12
+ * absolute, and 1e-9 relative for every P(win) and P(top 3) down to 1e-300 (docs/odds.md).
  *
- * - P(win): one 1-D integral per racer, all racers sharing the quadrature nodes, O(n·N) for N nodes
- *   (specs/endure-elo.md, "Fast endure win probability": trapezoid in s = log x, h = 0.1, log-sum product).
- *   exp-shortest (speed-Elo) has the closed form μ_i/Σμ (spec, "Win probability").
+ * - Closed forms where they exist (odds-closed-forms.ts): speed-Elo is Plackett-Luce (P(win) = μ_i/Σμ, spec "Win
+ *   probability"; P(top 3) O(n²)); endure fields up to ELIMINATION_MAX racers by the elimination recursion; Folyami
+ *   P(win) up to GAMMA3_CLOSED_MAX racers by a positive polynomial sum.
+ * - Otherwise one 1-D integral per racer, all racers sharing the trapezoid nodes (specs/endure-elo.md, "Fast endure
+ *   win probability": trapezoid in s = log x), walked out from the bulk until a log-concavity bound says every
+ *   racer's remaining mass is negligible against its own (walk); P(top 3) from prefix/suffix Poisson-binomials
+ *   truncated at two others ahead, on the same nodes. The normal model has its own P(win) loop (normalWin).
  * - Place distribution: at each node the Poisson-binomial distribution of how many racers beat the node value is
  *   computed once for the whole field (O(n²)); racer i is removed by stable deconvolution (O(n) per racer), then
- *   weighted by racer i's density. O(N·n²) in all.
- * - P(top 3): prefix/suffix Poisson-binomial truncated at two others ahead, O(N·n).
+ *   weighted by racer i's density. O(N·n²) in all. 1e-12 absolute.
  * - Expected position: 1 + Σ_{j≠i} P(j ahead of i), exact by linearity from the pairwise closed forms, O(n²).
  *
- * Accuracy target: 1e-12 absolute. Self-check: ΣP(win) = 1 (and every row and column of the place matrix sums
- * to 1); on failure the step is halved, at most MAX_HALVINGS times, then OddsAccuracyError is thrown.
+ * Self-check: ΣP(win) = 1 and ΣP(top 3) = 3 (and every row and column of the place matrix sums to 1); on failure
+ * the step is halved, at most MAX_HALVINGS times, then OddsAccuracyError is thrown. The closed forms are checked
+ * the same way.
  */
 import type { Performance } from './types.js';
+import {
+	ELIMINATION_MAX,
+	endureElimination,
+	GAMMA3_CLOSED_MAX,
+	gamma3WinClosedForm,
+	speedFieldOdds,
+} from './odds-closed-forms.js';
 import { type FieldModel, type Grid, fieldModel, OddsInputError } from './odds-models.js';
 import * as pb from './poisson-binomial.js';
 import * as special from './special.js';
 
 // Module-local copies of functions called in inner loops (an imported binding is a getter call per use under tsx
 // and vitest).
-const { accumulateWithout, poissonBinomial, truncatedPrefixSuffix } = pb;
+const { accumulateWithout, poissonBinomial } = pb;
 const { normalCdf } = special;
 
 export { OddsInputError } from './odds-models.js';
@@ -37,13 +49,30 @@ export class OddsAccuracyError extends Error {
 }
 
 const MAX_HALVINGS = 3;
-/**
- * A P(win) term exp(e)/div with e below this is skipped: div ≥ 1e-7 (odds-models.ts), so the term is below
- * e^-62·1e7 = 1.2e-20, under 1e-16 summed over 10⁴ nodes.
- */
-const NEGLIGIBLE_LOG_TERM = -62;
-/** A racer whose density weight at a node is below this is skipped there (its mass over all nodes < 1e-16). */
+/** The walk stops once, for every racer, the nodes beyond hold less than this fraction of its sum so far. */
+const TAIL_FRACTION = 1e-13;
+/** A safety net against a stopping rule that never fires (it cannot for valid inputs: the slopes diverge). */
+const MAX_NODES = 200_000;
+/** Running products are renormalized by 1e200 whenever they drop below 1e-200 (the count goes to the exponent). */
+const RESCALE = 1e200;
+const RESCALE_LIMIT = 1e-200;
+const LOG_RESCALE = Math.log(RESCALE);
+/** The place matrix skips a racer whose density weight at a node is below this (its mass over all nodes < 1e-16). */
 const NEGLIGIBLE_WEIGHT = 1e-20;
+/**
+ * Every racer's integrand must be at least this many steps wide (standard deviation in t): e^{-2π²·1.15²} = 5e-12,
+ * the trapezoid's relative error on a Gaussian of that width, well inside the 1e-9 relative target.
+ */
+const WIDTH_RATIO = 1.15;
+/** Slots of FieldModel.fillNode's slope output. */
+const NODE_SLOPES = 2;
+/**
+ * A racer's remaining nodes may be dropped when they hold at most this much probability in all, whatever its sum
+ * so far: 1e-10 of the smallest probability held to relative accuracy (1e-300, issue 10 §1).
+ */
+const NEGLIGIBLE_MASS = 1e-310;
+/** The smallest probability held to 1e-9 relative accuracy (issue 10 §1). */
+const SMALLEST_RELATIVE = 1e-300;
 
 /** Tolerance of the ΣP = 1 self-check: 1e-12 plus the rounding of an n-term sum. */
 function sumTolerance(n: number): number {
@@ -54,33 +83,280 @@ function nodeCount(grid: Grid, h: number): number {
 	return Math.ceil((grid.hi - grid.lo) / h) + 1;
 }
 
-/**
- * P(win) for every racer by the shared-node trapezoid (spec: P_i ≈ h Σ_k exp(logw_i + L - log(1 - b_i)),
- * L = Σ_j log(1 - b_j) at the node).
- */
-function winByQuadrature(model: FieldModel, h: number): Float64Array {
-	const n = model.n;
-	const p = new Float64Array(n);
-	if (model.win) {
-		model.win(h, p);
-		return p;
+/** Scratch arrays of the walk, reused across calls of one size class (grown as needed). */
+class WalkScratch {
+	size = 0;
+	weight = new Float64Array(0);
+	beat = new Float64Array(0);
+	behind = new Float64Array(0);
+	fall = new Float64Array(0);
+	slope = new Float64Array(NODE_SLOPES);
+	/** Prefix and suffix products Π(1 - b) (win) and truncated Poisson-binomials (top 3), with their exponents. */
+	preWin = new Float64Array(0);
+	preWinExp = new Int32Array(0);
+	pre3 = new Float64Array(0);
+	pre3Exp = new Int32Array(0);
+	winTerm = new Float64Array(0);
+	topTerm = new Float64Array(0);
+	/**
+	 * Each racer's term without its density: Π_{j≠i}(1 - b_j) (win) and P(at most two others ahead) (top 3), as
+	 * value·RESCALE^{-exponent} (the stopping rule's bound on the nodes beyond in the behind direction).
+	 */
+	winRest = new Float64Array(0);
+	winRestExp = new Int32Array(0);
+	topRest = new Float64Array(0);
+	topRestExp = new Int32Array(0);
+	/** First and second moments of each racer's terms in the node offset τ = t - t0 (win, then top 3). */
+	moment1 = new Float64Array(0);
+	moment2 = new Float64Array(0);
+	moment1Top = new Float64Array(0);
+	moment2Top = new Float64Array(0);
+
+	ensure(n: number): void {
+		if (this.size >= n) return;
+		const m = Math.max(n, 2 * this.size);
+		this.size = m;
+		this.weight = new Float64Array(m);
+		this.beat = new Float64Array(m);
+		this.behind = new Float64Array(m);
+		this.fall = new Float64Array(m);
+		this.preWin = new Float64Array(m);
+		this.preWinExp = new Int32Array(m);
+		this.pre3 = new Float64Array(3 * m);
+		this.pre3Exp = new Int32Array(m);
+		this.winTerm = new Float64Array(m);
+		this.topTerm = new Float64Array(m);
+		this.winRest = new Float64Array(m);
+		this.winRestExp = new Int32Array(m);
+		this.topRest = new Float64Array(m);
+		this.topRestExp = new Int32Array(m);
+		this.moment1 = new Float64Array(m);
+		this.moment2 = new Float64Array(m);
+		this.moment1Top = new Float64Array(m);
+		this.moment2Top = new Float64Array(m);
 	}
-	const logWeight = new Float64Array(n);
-	const shift = new Float64Array(n);
-	const div = new Float64Array(n);
-	const grid = model.grid(1);
-	const { lo } = grid;
-	const count = nodeCount(grid, h);
-	for (let k = 0; k < count; k++) {
-		const total = model.fillWinTerms(lo + k * h, logWeight, shift, div);
-		for (let i = 0; i < n; i++) {
-			// exp(logw_i + L - log(1 - b_i)), with log(1 - b_i) = log(div_i) - shift_i.
-			const e = logWeight[i]! + total + shift[i]!;
-			if (e > NEGLIGIBLE_LOG_TERM) p[i] = p[i]! + Math.exp(e) / div[i]!;
+}
+
+const scratch = new WalkScratch();
+
+/**
+ * P(win) (and P(top 3) when `top3` is given) for every racer by the shared-node trapezoid at step h, walking up
+ * from model.start() and then down from the node below it. At each node:
+ * - the products Π_{j≠i}(1 - b_j) come from prefix and suffix products of the accurately computed behind
+ *   probabilities (no 1 - b cancellation: a hopeless racer's tiny product keeps its relative accuracy), each
+ *   renormalized by 1e200 with the count folded into racer i's log-weight, so nothing underflows before the final
+ *   term itself (probabilities down to about 1e-300 keep their digits);
+ * - P(top 3) uses the prefix/suffix Poisson-binomials truncated at two others ahead (sums of products of
+ *   non-negative numbers only).
+ * Stopping (issue 10 §1, relative accuracy; every bound holds at every node beyond, so no stretch where the terms
+ * underflow can end a direction early): in the walk direction every P(win) integrand decays at least like
+ * e^{-D·|Δt|} from the node on (D from fillNode's slope bounds, valid beyond the node by log-concavity), so racer
+ * i's nodes beyond hold at most term_i·q/(1 - q), q = e^{-D·h}. A direction ends once, for every racer, the nodes
+ * beyond are below TAIL_FRACTION of its sum so far or NEGLIGIBLE_MASS in all. P(top 3) multiplies the P(win)
+ * integrand by 1 + e1 + e2 of the others' odds b_j/(1 - b_j):
+ * - going ahead (model.ahead) the odds fall, so the P(win) bound holds for P(top 3) too;
+ * - going behind they grow without a useful bound (the old local bound let the walk stop in the empty stretch
+ *   between a racer far ahead and the rest). There, racer i's integrand is its density times P(at most two others
+ *   ahead), which only falls: once past racer i's mode the density falls at least at fall[i] (log-concave), and in
+ *   any case the nodes beyond hold at most 2·P(at most two ahead)/h (restNegligible, in log space).
+ */
+function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Array): number {
+	const n = model.n;
+	scratch.ensure(n);
+	const { weight, beat, behind, fall, slope, preWin, preWinExp, pre3, pre3Exp, winTerm, topTerm } = scratch;
+	const { winRest, winRestExp, topRest, topRestExp, moment1, moment2, moment1Top, moment2Top } = scratch;
+	win.fill(0, 0, n);
+	moment1.fill(0, 0, n);
+	moment2.fill(0, 0, n);
+	if (top3) {
+		top3.fill(0, 0, n);
+		moment1Top.fill(0, 0, n);
+		moment2Top.fill(0, 0, n);
+	}
+	const t0 = model.start();
+	let nodes = 0;
+	for (let dir = 1; dir >= -1; dir -= 2) {
+		for (let k = dir === 1 ? 0 : 1; ; k++) {
+			if (++nodes > MAX_NODES) throw new OddsAccuracyError(`odds quadrature did not converge (n = ${n})`);
+			const tau = dir * k * h;
+			const t = t0 + tau;
+			model.fillNode(t, weight, beat, behind, fall, slope);
+			// Prefixes: preWin[i] = Π_{j<i}(1 - b_j)·RESCALE^{preWinExp[i]}, pre3 likewise truncated at 2 ahead.
+			let w = 1;
+			let we = 0;
+			let a0 = 1;
+			let a1 = 0;
+			let a2 = 0;
+			let ae = 0;
+			for (let j = 0; j < n; j++) {
+				preWin[j] = w;
+				preWinExp[j] = we;
+				const p = beat[j]!;
+				const q = behind[j]!;
+				w *= q;
+				if (w < RESCALE_LIMIT) {
+					w *= RESCALE;
+					we++;
+				}
+				if (top3) {
+					pre3[3 * j] = a0;
+					pre3[3 * j + 1] = a1;
+					pre3[3 * j + 2] = a2;
+					pre3Exp[j] = ae;
+					a2 = a2 * q + a1 * p;
+					a1 = a1 * q + a0 * p;
+					a0 = a0 * q;
+					if (a0 < RESCALE_LIMIT && a1 < RESCALE_LIMIT && a2 < RESCALE_LIMIT) {
+						a0 *= RESCALE;
+						a1 *= RESCALE;
+						a2 *= RESCALE;
+						ae++;
+					}
+				}
+			}
+			// Suffixes, combined with the prefixes on the way down.
+			let anyWeight = false;
+			w = 1;
+			we = 0;
+			a0 = 1;
+			a1 = 0;
+			a2 = 0;
+			ae = 0;
+			for (let i = n - 1; i >= 0; i--) {
+				const wi = weight[i]!;
+				if (wi > 0) anyWeight = true;
+				const ew = we + preWinExp[i]!;
+				const rest = w * preWin[i]!;
+				winRest[i] = rest;
+				winRestExp[i] = ew;
+				const tw = (ew === 0 ? wi : wi * Math.exp(-ew * LOG_RESCALE)) * rest;
+				winTerm[i] = tw;
+				win[i] = win[i]! + tw;
+				moment1[i] = moment1[i]! + tw * tau;
+				moment2[i] = moment2[i]! + tw * tau * tau;
+				if (top3) {
+					const b0 = pre3[3 * i]!;
+					const b1 = pre3[3 * i + 1]!;
+					const b2 = pre3[3 * i + 2]!;
+					const e3 = ae + pre3Exp[i]!;
+					const rest3 = a0 * b0 + a0 * b1 + a1 * b0 + a0 * b2 + a1 * b1 + a2 * b0;
+					topRest[i] = rest3;
+					topRestExp[i] = e3;
+					const tt = (e3 === 0 ? wi : wi * Math.exp(-e3 * LOG_RESCALE)) * rest3;
+					topTerm[i] = tt;
+					top3[i] = top3[i]! + tt;
+					moment1Top[i] = moment1Top[i]! + tt * tau;
+					moment2Top[i] = moment2Top[i]! + tt * tau * tau;
+				}
+				const p = beat[i]!;
+				const q = behind[i]!;
+				w *= q;
+				if (w < RESCALE_LIMIT) {
+					w *= RESCALE;
+					we++;
+				}
+				if (top3) {
+					a2 = a2 * q + a1 * p;
+					a1 = a1 * q + a0 * p;
+					a0 = a0 * q;
+					if (a0 < RESCALE_LIMIT && a1 < RESCALE_LIMIT && a2 < RESCALE_LIMIT) {
+						a0 *= RESCALE;
+						a1 *= RESCALE;
+						a2 *= RESCALE;
+						ae++;
+					}
+				}
+			}
+			if (tailsDone(dir, model.ahead, n, h, win, top3)) break;
+			if (!anyWeight && model.nextMass) {
+				// Every density underflows here (a racer far ahead of the rest, issue 10 §1): jump to the last node
+				// before the next racer's density can be non-zero; the nodes skipped hold exact zeros.
+				const next = model.nextMass(t, dir);
+				if (!Number.isFinite(next)) break;
+				const last = Math.floor(Math.abs(next - t0) / h);
+				if (last - 1 > k) k = last - 1;
+			}
 		}
 	}
-	for (let i = 0; i < n; i++) p[i] = p[i]! * h;
-	return p;
+	let width = minWidth(win, moment1, moment2, n, h);
+	if (top3) width = Math.min(width, minWidth(top3, moment1Top, moment2Top, n, h));
+	for (let i = 0; i < n; i++) win[i] = win[i]! * h;
+	if (top3) for (let i = 0; i < n; i++) top3[i] = top3[i]! * h;
+	return width;
+}
+
+/**
+ * The smallest standard deviation, in t, of the racers' integrands (from their node sums: mass, first and second
+ * moments). The trapezoid's relative error on an integrand of width σ is about e^{-2π²σ²/h²}; an integrand the
+ * grid does not resolve shows a width of about h/√12 or less, so it is caught too. Racers whose probability is
+ * below 1e-300 are left out: they are not held to relative accuracy, and the moments of terms near the smallest
+ * doubles are noise (a Folyami racer at 5e-320 showed a width near 0 and drove h to h/512, past the node limit).
+ */
+function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: number, h: number): number {
+	let width = Infinity;
+	for (let i = 0; i < n; i++) {
+		const w = mass[i]!;
+		if (!(w * h >= SMALLEST_RELATIVE)) continue;
+		const mean = m1[i]! / w;
+		const variance = m2[i]! / w - mean * mean;
+		width = Math.min(width, Math.sqrt(Math.max(variance, 0)));
+	}
+	return width;
+}
+
+/**
+ * The walk's stopping rule (see walk): true when every racer's remaining nodes in direction dir are negligible,
+ * each against its own sum so far (TAIL_FRACTION) or absolutely (NEGLIGIBLE_MASS).
+ */
+function tailsDone(
+	dir: number,
+	ahead: number,
+	n: number,
+	h: number,
+	win: Float64Array,
+	top3: Float64Array | undefined,
+): boolean {
+	const { slope, fall, winTerm, winRest, winRestExp, topTerm, topRest, topRestExp } = scratch;
+	const decay = dir > 0 ? -slope[1]! : slope[0]!;
+	const f = decay > 0 ? geometricTail(decay * h) : Infinity;
+	const behindward = dir !== ahead;
+	for (let i = 0; i < n; i++) {
+		if (decay > 0 && winTerm[i]! * f <= TAIL_FRACTION * win[i]!) continue;
+		if (behindward && restNegligible(winRest[i]!, winRestExp[i]!, win[i]!, h)) continue;
+		return false;
+	}
+	if (!top3) return true;
+	for (let i = 0; i < n; i++) {
+		const tt = topTerm[i]!;
+		if (!behindward) {
+			if (decay > 0 && tt * f <= TAIL_FRACTION * top3[i]!) continue;
+			return false;
+		}
+		const d = fall[i]!;
+		if (d > 0 && tt * geometricTail(d * h) <= TAIL_FRACTION * top3[i]!) continue;
+		if (restNegligible(topRest[i]!, topRestExp[i]!, top3[i]!, h)) continue;
+		return false;
+	}
+	return true;
+}
+
+/** q/(1 - q) with q = e^{-x}: the nodes beyond a term that decays at least geometrically by q hold term times it. */
+function geometricTail(x: number): number {
+	return 1 / Math.expm1(x);
+}
+
+/**
+ * Behind-direction bound (issue 10 §1: a racer far from the others must not be cut off before its mass is reached):
+ * every racer's integrand is its density times rest(t), the probability of the others' arrangement (Π(1 - b_j), or at
+ * most two others ahead), which only falls going behind. So the nodes beyond hold at most rest(t)·Σ_k density
+ * ≤ rest(t)·(1 + h·max density)/h ≤ 2·rest(t)/h in node-sum units (max density ≤ 0.67 in every model, h ≤ 0.25).
+ * `rest` is value·RESCALE^{-exponent}, compared in log space when scaled (it can be far below the smallest double).
+ */
+function restNegligible(value: number, exponent: number, sum: number, h: number): boolean {
+	if (!(value > 0)) return true;
+	const limit = 0.5 * Math.max(TAIL_FRACTION * h * sum, NEGLIGIBLE_MASS);
+	if (exponent === 0) return value <= limit;
+	return Math.log(value) - exponent * LOG_RESCALE <= Math.log(limit);
 }
 
 function sumOf(a: ArrayLike<number>): number {
@@ -93,6 +369,19 @@ function clamp01(x: number): number {
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
+/** A typed array as a plain array of values clamped to [0, 1] (a loop: Array.from with a map is slower in V8). */
+function clamped(a: Float64Array): number[] {
+	const out = new Array<number>(a.length);
+	for (let i = 0; i < a.length; i++) out[i] = clamp01(a[i]!);
+	return out;
+}
+
+function plain(a: Float64Array): number[] {
+	const out = new Array<number>(a.length);
+	for (let i = 0; i < a.length; i++) out[i] = a[i]!;
+	return out;
+}
+
 function validateKinds(field: readonly Performance[]): void {
 	// fieldModel checks kinds too; this covers the closed-form paths that skip it.
 	const kind = field[0]?.kind;
@@ -103,6 +392,21 @@ function validateKinds(field: readonly Performance[]): void {
 			);
 		}
 	}
+}
+
+/** Rates of a rate model must be finite and positive, and span at most 280 orders of magnitude. */
+function validateRates(field: readonly Performance[]): void {
+	let min = Infinity;
+	let max = 0;
+	for (let j = 0; j < field.length; j++) {
+		const p = field[j]!;
+		const rate = p.kind === 'normal-highest' ? Number.NaN : p.rate;
+		if (!(Number.isFinite(rate) && rate > 0))
+			throw new OddsInputError(`racer ${j}: rate must be finite and > 0, got ${rate}`);
+		if (rate < min) min = rate;
+		if (rate > max) max = rate;
+	}
+	if (!(min / max > 1e-280)) throw new OddsInputError('rates span more than 280 orders of magnitude');
 }
 
 function speedClosedForm(field: readonly Performance[]): number[] {
@@ -126,25 +430,61 @@ export function winProbabilities(field: readonly Performance[]): number[] {
 	if (n === 0) return [];
 	validateKinds(field);
 	if (field[0]!.kind === 'exp-shortest') return speedClosedForm(field);
+	if (n === 1) {
+		fieldModel(field);
+		return [1];
+	}
+	if (field[0]!.kind === 'exp-longest' && n <= ELIMINATION_MAX) {
+		validateRates(field);
+		const { win } = endureElimination(field, false);
+		checkSums(win, [3], n, 'elimination');
+		return clamped(win);
+	}
+	if (field[0]!.kind === 'gamma3-shortest' && n <= GAMMA3_CLOSED_MAX) {
+		validateRates(field);
+		const win = gamma3WinClosedForm(field);
+		checkSums(win, [3], n, 'Folyami closed form');
+		return clamped(win);
+	}
 	const model = fieldModel(field);
-	if (n === 1) return [1];
 	let h = model.step(1);
 	let err = Infinity;
-	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++, h /= 2) {
-		const p = winByQuadrature(model, h);
+	const p = new Float64Array(n);
+	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++) {
+		const width = winByQuadrature(model, h, p);
 		err = Math.abs(sumOf(p) - 1);
-		if (err <= sumTolerance(n)) return Array.from(p, clamp01);
+		const sumsOk = err <= sumTolerance(n);
+		if (sumsOk && (width >= WIDTH_RATIO * h || attempt === MAX_HALVINGS)) return clamped(p);
+		h = nextStep(h, width, sumsOk);
 	}
 	throw new OddsAccuracyError(`P(win) quadrature: |ΣP - 1| = ${err} after ${MAX_HALVINGS} halvings of h (n = ${n})`);
 }
 
 /**
+ * The step of the next attempt: half the step when a sum check failed, and at most the narrowest integrand's
+ * width / WIDTH_RATIO (no less than h/8) when some racer's integrand is too narrow for the grid: the relative
+ * accuracy of a hopeless racer (issue 10 §1), whose integrand narrows like 1/√n in big fields.
+ */
+function nextStep(h: number, width: number, sumsOk: boolean): number {
+	const narrow = Math.max(h / 8, width / WIDTH_RATIO);
+	return sumsOk ? Math.min(h, narrow) : Math.min(h / 2, narrow);
+}
+
+/** P(win) at step h into p: the model's own loop (normal) or the walk. Returns the narrowest integrand width. */
+function winByQuadrature(model: FieldModel, h: number, p: Float64Array): number {
+	return model.win ? model.win(h, p) : walk(model, h, p);
+}
+
+/**
  * P(win) at a given trapezoid step h, without the ΣP = 1 retry: for accuracy studies (tests, docs/odds.md).
- * exp-shortest uses the integral here too, not its closed form.
+ * exp-shortest and small exp-longest fields use the integral here too, not their closed forms.
  */
 export function winProbabilitiesWithStep(field: readonly Performance[], h: number): number[] {
 	if (field.length === 0) return [];
-	return Array.from(winByQuadrature(fieldModel(field), h));
+	const model = fieldModel(field);
+	const p = new Float64Array(model.n);
+	winByQuadrature(model, h, p);
+	return Array.from(p);
 }
 
 /** The full place matrix at a given step h, without the retry: for accuracy studies. */
@@ -226,65 +566,60 @@ export function positionDistribution(field: readonly Performance[]): number[][] 
 	);
 }
 
-/** P(top 3) and P(win) for every racer at step h, by truncated prefix/suffix Poisson-binomials. */
-function top3ByQuadrature(model: FieldModel, h: number): { win: Float64Array; top3: Float64Array } {
-	const n = model.n;
-	const win = new Float64Array(n);
-	const top3 = new Float64Array(n);
-	const beat = new Float64Array(n);
-	const logWeight = new Float64Array(n);
-	const pre = new Float64Array(3 * n);
-	const suf = new Float64Array(3 * n);
-	const grid = model.grid(3);
-	const { lo } = grid;
-	const count = nodeCount(grid, h);
-	const minLogWeight = Math.log(NEGLIGIBLE_WEIGHT);
-	for (let k = 0; k < count; k++) {
-		const t = lo + k * h;
-		model.fillLogWeight(t, logWeight);
-		model.fillBeat(t, beat);
-		truncatedPrefixSuffix(beat, n, pre, suf);
-		for (let i = 0; i < n; i++) {
-			const lw = logWeight[i]!;
-			if (lw <= minLogWeight) continue;
-			const w = h * Math.exp(lw);
-			const a0 = pre[3 * i]!;
-			const a1 = pre[3 * i + 1]!;
-			const a2 = pre[3 * i + 2]!;
-			const b0 = suf[3 * i]!;
-			const b1 = suf[3 * i + 1]!;
-			const b2 = suf[3 * i + 2]!;
-			const q0 = a0 * b0;
-			win[i] = win[i]! + w * q0;
-			top3[i] = top3[i]! + w * (q0 + a0 * b1 + a1 * b0 + a0 * b2 + a1 * b1 + a2 * b0);
-		}
-	}
-	return { win, top3 };
-}
-
 /** P(top 3) at a given step h, without the retry: for accuracy studies. */
 export function top3WithStep(field: readonly Performance[], h: number): number[] {
 	if (field.length === 0) return [];
-	return Array.from(top3ByQuadrature(fieldModel(field), h).top3);
+	const model = fieldModel(field);
+	const win = new Float64Array(model.n);
+	const top3 = new Float64Array(model.n);
+	walk(model, h, win, top3);
+	return Array.from(top3);
 }
 
 /** P(win), P(top 3) and expected finishing position (1 = first) for every racer of one field. */
 export function fieldOdds(field: readonly Performance[]): FieldOdds {
 	const n = field.length;
 	if (n === 0) return { pWin: [], pTop3: [], expectedPosition: [] };
-	const pWin = winProbabilities(field);
+	validateKinds(field);
+	const kind = field[0]!.kind;
+	if (kind === 'exp-shortest') {
+		validateRates(field);
+		const odds = speedFieldOdds(field);
+		checkSums(odds.pWin, n <= 3 ? [3] : odds.pTop3, n, 'Plackett-Luce');
+		return odds;
+	}
 	const expectedPosition = expectedPositions(field);
-	if (n <= 3) return { pWin, pTop3: new Array<number>(n).fill(1), expectedPosition };
+	if (n <= 3) return { pWin: winProbabilities(field), pTop3: new Array<number>(n).fill(1), expectedPosition };
+	if (kind === 'exp-longest' && n <= ELIMINATION_MAX) {
+		// expectedPositions has validated the rates.
+		const { win, top3 } = endureElimination(field, true);
+		checkSums(win, top3, n, 'elimination');
+		return { pWin: clamped(win), pTop3: clamped(top3), expectedPosition };
+	}
 	const model = fieldModel(field);
 	let h = model.step(3);
 	let err = Infinity;
-	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++, h /= 2) {
-		const { win, top3 } = top3ByQuadrature(model, h);
+	const win = new Float64Array(n);
+	const top3 = new Float64Array(n);
+	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++) {
+		const width = walk(model, h, win, top3);
 		// Σ P(top 3) = 3 and Σ P(win) = 1 on the same nodes.
 		err = Math.max(Math.abs(sumOf(win) - 1), Math.abs(sumOf(top3) - 3) / 3);
-		if (err <= sumTolerance(n)) return { pWin, pTop3: Array.from(top3, clamp01), expectedPosition };
+		const sumsOk = err <= sumTolerance(n);
+		if (sumsOk && (width >= WIDTH_RATIO * h || attempt === MAX_HALVINGS)) {
+			return { pWin: clamped(win), pTop3: clamped(top3), expectedPosition };
+		}
+		h = nextStep(h, width, sumsOk);
 	}
 	throw new OddsAccuracyError(`top-3 quadrature: sums off by ${err} after ${MAX_HALVINGS} halvings (n = ${n})`);
+}
+
+/** The self-check of the closed forms: Σ P(win) = 1 and Σ P(top 3) = 3 (a guard against a wrong formula). */
+function checkSums(win: ArrayLike<number>, top3: ArrayLike<number>, n: number, what: string): void {
+	const err = Math.max(Math.abs(sumOf(win) - 1), Math.abs(sumOf(top3) - 3) / 3);
+	if (!(err <= sumTolerance(n) + n * 1e-15)) {
+		throw new OddsAccuracyError(`${what}: P(win) or P(top 3) sums off by ${err} (n = ${n})`);
+	}
 }
 
 /**
@@ -294,14 +629,64 @@ export function fieldOdds(field: readonly Performance[]): FieldOdds {
 export function expectedPositions(field: readonly Performance[]): number[] {
 	const n = field.length;
 	const e = new Float64Array(n).fill(1);
+	const kind = field[0]!.kind;
+	if (kind === 'normal-highest') {
+		const mean = new Float64Array(n);
+		const variance = new Float64Array(n);
+		for (let j = 0; j < n; j++) {
+			const p = field[j] as { mean: number; sd: number };
+			if (!Number.isFinite(p.mean) || !(Number.isFinite(p.sd) && p.sd > 0)) {
+				throw new OddsInputError('normal performance needs a finite mean and sd > 0');
+			}
+			mean[j] = p.mean;
+			variance[j] = p.sd * p.sd;
+		}
+		for (let i = 0; i < n; i++) {
+			const mi = mean[i]!;
+			const vi = variance[i]!;
+			let ei = e[i]!;
+			for (let j = i + 1; j < n; j++) {
+				// One Φ per pair: the smaller of Φ(±d) directly, the other as 1 minus it (≥ 1/2: no cancellation).
+				const d = (mi - mean[j]!) / Math.sqrt(vi + variance[j]!);
+				const low = normalCdf(-Math.abs(d));
+				const iAhead = d >= 0 ? 1 - low : low;
+				const jAhead = d >= 0 ? low : 1 - low;
+				ei += jAhead;
+				e[j] = e[j]! + iAhead;
+			}
+			e[i] = ei;
+		}
+		return plain(e);
+	}
+	validateRates(field);
+	const rate = new Float64Array(n);
+	for (let j = 0; j < n; j++) rate[j] = (field[j] as { rate: number }).rate;
 	for (let i = 0; i < n; i++) {
+		const ri = rate[i]!;
+		let ei = e[i]!;
 		for (let j = i + 1; j < n; j++) {
-			const [iAhead, jAhead] = pairProbabilities(field[i]!, field[j]!);
-			e[i] = e[i]! + jAhead;
+			const rj = rate[j]!;
+			const sum = ri + rj;
+			const pi = ri / sum;
+			const pj = rj / sum;
+			let iAhead: number;
+			let jAhead: number;
+			if (kind === 'exp-longest') {
+				iAhead = pj; // P(T_i > T_j) = λ_j/(λ_i + λ_j)
+				jAhead = pi;
+			} else if (kind === 'exp-shortest') {
+				iAhead = pi;
+				jAhead = pj;
+			} else {
+				iAhead = pi * pi * pi * (1 + 3 * pj + 6 * pj * pj);
+				jAhead = pj * pj * pj * (1 + 3 * pi + 6 * pi * pi);
+			}
+			ei += jAhead;
 			e[j] = e[j]! + iAhead;
 		}
+		e[i] = ei;
 	}
-	return Array.from(e);
+	return plain(e);
 }
 
 /**

@@ -227,6 +227,25 @@ describe('closed forms against the integrals', () => {
 		);
 	});
 
+	it('closed forms (endure elimination n ≤ 10, Folyami polynomial n ≤ 24, Plackett-Luce top 3) equal the integrals', () => {
+		fc.assert(
+			fc.property(
+				fc
+					.constantFrom<Kind>('exp-longest', 'gamma3-shortest', 'exp-shortest')
+					.chain((k) => fieldArb(k, k === 'gamma3-shortest' ? 24 : 10)),
+				(field) => {
+					const h = fieldModel(field).step(3) / 2;
+					// winProbabilities takes the closed forms at these sizes; the walk integrates at half the step.
+					expect(maxAbsDiff(winProbabilities(field), winProbabilitiesWithStep(field, h))).toBeLessThan(TOL);
+					if (field.length > 3) {
+						expect(maxAbsDiff(fieldOdds(field).pTop3, top3WithStep(field, h))).toBeLessThan(TOL);
+					}
+				},
+			),
+			{ numRuns: 90 },
+		);
+	});
+
 	it('expected position (pairwise closed forms) equals Σ place·P(place) of the place matrix', () => {
 		fc.assert(
 			fc.property(anyFieldArb(10), (field) => {
