@@ -1,5 +1,6 @@
 /** The Confirm / Cancel buttons of previews: a race submitted (`race:…`) and a race corrected (`race-edit:…`). */
-import type { ButtonHandler } from '../../src/discord/command.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { customId, type ButtonHandler } from '../../src/discord/command.js';
 import type { Actor } from '../../src/services/actor.js';
 import type { RaceService } from '../../src/services/race-service.js';
 import { UserFacingError } from '../../src/discord/errors.js';
@@ -8,6 +9,20 @@ import type { EmbedSpec } from '../../src/formats/embed.js';
 import { embedOf } from '../embed.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { raceEmbed, storedEmbed } from './format.js';
+
+/** The Confirm / Cancel row under a preview waiting in the race service: `<prefix>:confirm:<id>`, `<prefix>:cancel:<id>`. */
+export function previewButtonRow(prefix: 'race' | 'race-edit', previewId: string): ActionRowBuilder<ButtonBuilder> {
+	return new ActionRowBuilder<ButtonBuilder>().addComponents(
+		new ButtonBuilder()
+			.setCustomId(customId(prefix, 'confirm', previewId))
+			.setLabel('Confirm')
+			.setStyle(ButtonStyle.Success),
+		new ButtonBuilder()
+			.setCustomId(customId(prefix, 'cancel', previewId))
+			.setLabel('Cancel')
+			.setStyle(ButtonStyle.Secondary),
+	);
+}
 
 /** What everyone sees once a preview is confirmed: a line and the race. */
 interface Announcement {

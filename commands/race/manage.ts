@@ -1,15 +1,10 @@
 /** `/race void`, `/race edit`, `/race show`, `/race list`. */
-import {
-	ActionRowBuilder,
-	ButtonBuilder,
-	ButtonStyle,
-	MessageFlags,
-	type ChatInputCommandInteraction,
-} from 'discord.js';
-import { customId, type CommandContext } from '../../src/discord/command.js';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import type { CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
+import { previewButtonRow } from './buttons.js';
 import { editPreviewEmbed, raceEmbed, raceHeader } from './format.js';
 import { resultsText } from './submit.js';
 
@@ -61,16 +56,7 @@ export async function editRace(interaction: ChatInputCommandInteraction, ctx: Co
 		resultsText(interaction.options.getString('results', true)),
 		interaction.options.getString('reason', true),
 	);
-	const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder()
-			.setCustomId(customId('race-edit', 'confirm', preview.id))
-			.setLabel('Confirm')
-			.setStyle(ButtonStyle.Success),
-		new ButtonBuilder()
-			.setCustomId(customId('race-edit', 'cancel', preview.id))
-			.setLabel('Cancel')
-			.setStyle(ButtonStyle.Secondary),
-	);
+	const row = previewButtonRow('race-edit', preview.id);
 	await answer(interaction, { embeds: [embedOf(editPreviewEmbed(preview))], components: [row] }, { ephemeral: true });
 }
 

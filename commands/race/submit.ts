@@ -1,8 +1,5 @@
 /** `/race submit`: parse the scoreboard (text or .csv attachment), answer with a preview and Confirm / Cancel. */
 import {
-	ActionRowBuilder,
-	ButtonBuilder,
-	ButtonStyle,
 	MessageFlags,
 	LabelBuilder,
 	ModalBuilder,
@@ -19,6 +16,7 @@ import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
+import { previewButtonRow } from './buttons.js';
 import { previewEmbed } from './format.js';
 
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;
@@ -107,16 +105,7 @@ async function previewReply(
 	input: SubmitInput,
 ): Promise<void> {
 	const preview = await servicesOf(ctx).races.submit(actorOf(interaction), input);
-	const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder()
-			.setCustomId(customId('race', 'confirm', preview.id))
-			.setLabel('Confirm')
-			.setStyle(ButtonStyle.Success),
-		new ButtonBuilder()
-			.setCustomId(customId('race', 'cancel', preview.id))
-			.setLabel('Cancel')
-			.setStyle(ButtonStyle.Secondary),
-	);
+	const row = previewButtonRow('race', preview.id);
 	await answer(interaction, { embeds: [embedOf(previewEmbed(preview))], components: [row] }, { ephemeral: true });
 }
 
