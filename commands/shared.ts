@@ -7,7 +7,6 @@ import {
 import type { ChartRenderer } from '../src/charts/chart-types.js';
 import type { CommandContext } from '../src/discord/command.js';
 import { escapeForDiscord } from '../src/formats/discord-escape.js';
-import type { RatingScale } from '../src/formats/rating-scale.js';
 import { systems } from '../src/ratings/index.js';
 import type { Services } from '../src/services/index.js';
 import type { Choice } from '../src/services/autocomplete.js';
@@ -85,14 +84,7 @@ export const fmtDelta = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.ab
 export const fmtPct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 export const fmtPosition = (x: number): string => x.toFixed(2);
 
-/** The uncertainty's name on screen: `RD` (Glicko), `Uncertainty` (endure and speed, extended form). */
-export const uncertaintyLabel = (scale: RatingScale): string =>
-	scale.uncertaintyName === '±' ? 'Uncertainty' : (scale.uncertaintyName ?? 'Uncertainty');
-
-/** An uncertainty as shown: `50.0` for an RD, `±104.2` on the points scale. */
-export const uncertaintyText = (scale: RatingScale, shown: number): string =>
-	`${scale.uncertaintyName === '±' ? '±' : ''}${fmtRating(shown)}`;
-
+export { uncertaintyLabel, uncertaintyText } from '../src/formats/rating-scale.js';
 export { clip, clipLines } from '../src/formats/clip-text.js';
 
 // ---- charts ------------------------------------------------------------------------------------------------------

@@ -76,3 +76,11 @@ export function shownSummary<S extends { rating: number; uncertainty: number | u
 ): S {
 	return { ...s, rating: scale.rating(s.rating), uncertainty: scale.uncertainty(s.uncertainty) };
 }
+
+/** The uncertainty's name on screen: `RD` (Glicko), `Uncertainty` (endure and speed, extended form). */
+export const uncertaintyLabel = (scale: RatingScale): string =>
+	scale.uncertaintyName === '±' ? 'Uncertainty' : (scale.uncertaintyName ?? 'Uncertainty');
+
+/** An uncertainty as shown, rounded as ratings are: `50.0` for an RD, `±104.2` on the points scale. */
+export const uncertaintyText = (scale: RatingScale, shown: number): string =>
+	`${scale.uncertaintyName === '±' ? '±' : ''}${shown.toFixed(1)}`;

@@ -12,6 +12,7 @@ import type { ChannelMessage, ComposeOptions, MonthlyPostComposer } from './mont
 import { leagueScale } from './shown-scale.js';
 import { listWithMore } from '../formats/clip-text.js';
 import { EMBED_COLOURS, fitEmbed } from '../formats/embed.js';
+import { uncertaintyText } from '../formats/rating-scale.js';
 
 /**
  * The monthly ranking post's content (issue 7 §3), under the league's headline system. The post of month M (day d)
@@ -72,7 +73,8 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const shown = (raw: number) => fmt(scale.rating(raw));
 			const row = (s: Standing, rank: number) => {
 				const u = scale.uncertainty(s.uncertainty);
-				const uText = u === undefined ? '' : ` (${scale.uncertaintyName === '±' ? '±' : 'RD '}${fmt(u)})`;
+				const uText =
+					u === undefined ? '' : ` (${scale.uncertaintyName === 'RD' ? 'RD ' : ''}${uncertaintyText(scale, u)})`;
 				return `${rank}. **${name(s.player)}**${s.provisional ? '†' : ''} ${shown(s.rating)}${uText}`;
 			};
 			// The change shown is the difference of the two ratings shown, so the numbers add up on screen.
