@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { measureBlocking } from './timing.js';
 import { fileURLToPath } from 'node:url';
 import { createServices, type Actor, type Services } from '../src/services/index.js';
 import { createLeagueRepository } from '../src/storage/league-repository.js';
@@ -42,20 +42,9 @@ interface Step {
 }
 
 async function step<T>(run: () => Promise<T>): Promise<Step & { value: T }> {
-	const histogram = monitorEventLoopDelay({ resolution: 1 });
-	let maxGcMs = 0;
-	const gc = new PerformanceObserver((list) => {
-		for (const entry of list.getEntries()) maxGcMs = Math.max(maxGcMs, entry.duration);
-	});
-	gc.observe({ entryTypes: ['gc'] });
-	histogram.enable();
-	const start = process.hrtime.bigint();
-	const value = await run();
-	const ms = Number(process.hrtime.bigint() - start) / 1e6;
-	histogram.disable();
-	gc.disconnect();
+	const figures = await measureBlocking(run);
 	sample();
-	return { ms, maxBlockMs: histogram.max / 1e6, maxGcMs, value };
+	return figures;
 }
 
 const row = (label: string, s: Step, note = '') =>

@@ -5,7 +5,7 @@
  * league replayed from its log), the first run after a restart (snapshots loaded), a warm run, and a run after 30
  * days of downtime. Run alone with `npx tsx bench/jobs.ts`.
  */
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { measureBlocking } from './timing.js';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { LoggedEvent } from '../src/league/league-events.js';
@@ -61,19 +61,7 @@ const collect = (globalThis as { gc?: () => void }).gc;
 
 async function timedRun(run: () => Promise<unknown>): Promise<RunFigures> {
 	collect?.();
-	const histogram = monitorEventLoopDelay({ resolution: 1 });
-	let maxGcMs = 0;
-	const gc = new PerformanceObserver((list) => {
-		for (const entry of list.getEntries()) maxGcMs = Math.max(maxGcMs, entry.duration);
-	});
-	gc.observe({ entryTypes: ['gc'] });
-	histogram.enable();
-	const start = process.hrtime.bigint();
-	await run();
-	const ms = Number(process.hrtime.bigint() - start) / 1e6;
-	histogram.disable();
-	gc.disconnect();
-	return { ms, maxBlockMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, maxGcMs };
+	return measureBlocking(run);
 }
 
 export async function runJobsBench(): Promise<void> {

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 /** Timing helpers shared by the benchmarks: warm-up, then the median of repeated runs, in milliseconds. */
 export function medianMs(
 	run: () => unknown,
@@ -16,4 +17,29 @@ export function medianMs(
 
 export function fmtMs(ms: number): string {
 	return ms < 1 ? `${ms.toFixed(4)} ms` : `${ms.toFixed(2)} ms`;
+}
+
+/** How long `run` took and how it held up the event loop: its longest block, p99 delay and longest GC pause. */
+export interface BlockingFigures<T> {
+	readonly value: T;
+	readonly ms: number;
+	readonly maxBlockMs: number;
+	readonly p99Ms: number;
+	readonly maxGcMs: number;
+}
+
+export async function measureBlocking<T>(run: () => Promise<T>): Promise<BlockingFigures<T>> {
+	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	let maxGcMs = 0;
+	const gc = new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) maxGcMs = Math.max(maxGcMs, entry.duration);
+	});
+	gc.observe({ entryTypes: ['gc'] });
+	histogram.enable();
+	const start = process.hrtime.bigint();
+	const value = await run();
+	const ms = Number(process.hrtime.bigint() - start) / 1e6;
+	histogram.disable();
+	gc.disconnect();
+	return { value, ms, maxBlockMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, maxGcMs };
 }
