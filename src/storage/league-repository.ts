@@ -214,10 +214,8 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 					.standings(day)
 					.map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
 				const view = { system: system.id, seq: s.log.seq(), day, standings, snapshot: replay.snapshot() };
-				if (cached === undefined || cached.seq !== view.seq) {
-					// Views of an older seq are stale everywhere: drop them all.
-					for (const [k, v] of s.views) if (v.seq !== view.seq) s.views.delete(k);
-				}
+				// Views of an older seq are stale whatever their system or day: drop them all.
+				for (const [k, v] of s.views) if (v.seq !== view.seq) s.views.delete(k);
 				s.views.set(key, view);
 				if (s.views.size > MAX_VIEWS) s.views.delete(s.views.keys().next().value!); // the oldest
 				return view;
