@@ -6,11 +6,14 @@
  * final answer: the edit after a defer), the slowest acknowledgement, errors and answers past 3 s, and the bot's RSS.
  *
  *   LOAD_RATE=200 LOAD_SECONDS=60 STORE_URL=sqlite://… npx tsx bench/load.ts
+ *   LOAD_STORE=postgresql npx tsx bench/load.ts
  *
- * Defaults: 200 interactions/s for 60 s after a 5 s warm-up, on a fresh SQLite store in a temp dir.
+ * Defaults: 200 interactions/s for 60 s after a 5 s warm-up, on a fresh SQLite store in a temp dir. LOAD_STORE=
+ * postgresql (or redis) starts a private server of that kind in the temp dir (PostgreSQL with fsync on, Redis writing
+ * every command to disk before answering: as in production) and runs on it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
@@ -19,6 +22,7 @@ import { openStore } from '../src/storage/store-url.js';
 import { startFakeDiscord, type Actor, type InteractionHandle, type RawOption } from '../test/e2e/fake-discord.js';
 import type { RaceInput } from '../src/league/league-events.js';
 import { races } from './storage.js';
+import { startPostgres, startRedis } from '../test/setup/store-servers.js';
 
 const RATE = Number(process.env['LOAD_RATE'] ?? 200);
 const SECONDS = Number(process.env['LOAD_SECONDS'] ?? 60);
@@ -74,7 +78,9 @@ const failure = (body: unknown) => {
 
 async function main(): Promise<void> {
 	const dir = mkdtempSync(join(tmpdir(), 'pitwall-load-'));
-	const storeUrl = process.env['STORE_URL'] ?? `sqlite://${join(dir, 'load.sqlite')}`;
+	chmodSync(dir, 0o711); // PostgreSQL's own user must reach its directory inside
+	const server = await privateServer(dir);
+	const storeUrl = server?.status.url ?? process.env['STORE_URL'] ?? `sqlite://${join(dir, 'load.sqlite')}`;
 	// Discord's own heartbeat interval (41.25 s), not the tests' quick one: a busy bot must not look dead here.
 	const fake = await startFakeDiscord({ heartbeatMs: 41_250 });
 	const next = random(2026);
@@ -225,7 +231,19 @@ async function main(): Promise<void> {
 	bot.kill('SIGTERM');
 	await new Promise((resolve) => bot.once('exit', resolve));
 	await fake.close();
+	await server?.stop();
 	rmSync(dir, { recursive: true, force: true });
+}
+
+/** The server LOAD_STORE asks for, started in `dir`; undefined for SQLite. */
+async function privateServer(dir: string) {
+	const kind = process.env['LOAD_STORE'] ?? 'sqlite';
+	if (kind === 'sqlite') return undefined;
+	if (kind !== 'postgresql' && kind !== 'redis')
+		throw new Error(`LOAD_STORE is sqlite, postgresql or redis, not ${kind}`);
+	const started = kind === 'postgresql' ? await startPostgres(dir, { durable: true }) : await startRedis(dir);
+	if (!('url' in started.status)) throw new Error(`${kind} did not start: ${started.status.unavailable}`);
+	return { status: { url: started.status.url }, stop: started.stop };
 }
 
 await main();

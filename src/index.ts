@@ -50,6 +50,7 @@ async function runBot(): Promise<number> {
 		{ createScheduler },
 		{ createLeaderLease },
 		{ createChartRenderer },
+		{ disableValidators },
 	] = await Promise.all([
 		import('./discord/client.js'),
 		import('../commands/index.js'),
@@ -63,6 +64,7 @@ async function runBot(): Promise<number> {
 		import('./jobs/scheduler.js'),
 		import('./jobs/leader-lease.js'),
 		import('./charts/create-chart-renderer.js'),
+		import('@discordjs/builders'),
 	]);
 	let store;
 	try {
@@ -74,6 +76,10 @@ async function runBot(): Promise<number> {
 		shutdown.dispose();
 		return STORE_DAMAGED_EXIT_CODE;
 	}
+	// The builders' validators check every embed and button again on each reply (a few percent of the bot's CPU
+	// under load, issue 9 §4). Every reply is already fitted to Discord's limits (src/formats/embed.ts, reply.ts),
+	// and the tests, which build the same replies in-process, keep the validators on.
+	disableValidators();
 	const repo = createLeagueRepository(store, { log });
 	shutdown.add('store', () => repo.close());
 	const jobs = store.namespace('jobs');
@@ -117,6 +123,7 @@ async function runLocal(argv: readonly string[]): Promise<number> {
 		import('../commands/index.js'),
 		import('./services/index.js'),
 		import('./charts/create-chart-renderer.js'),
+		import('@discordjs/builders'),
 	]);
 	// Charts are written as PNG files whose paths the console prints (src/console/render.ts).
 	const charts = createChartRenderer();

@@ -109,6 +109,11 @@ export interface Replay<S> {
 	 */
 	standings(day?: string): Standing[];
 	snapshot(): ReplaySnapshot<S>;
+	/**
+	 * An independent copy of this replay as it stands (the same records: they are never mutated), cheaper than a
+	 * snapshot round trip: a view of one seq (the repository's ratings views) and a preview's what-if.
+	 */
+	fork(): Replay<S>;
 }
 
 export class ReplayError extends Error {
@@ -124,10 +129,32 @@ export function createReplay<S, P>(
 	if (from !== undefined && from.system !== system.id) {
 		throw new ReplayError(`snapshot is of system ${from.system}, not ${system.id}`);
 	}
-	const players = new Map<string, PlayerRecord<S>>(Object.entries(from?.players ?? {}));
-	const skipped = [...(from?.skipped ?? [])];
-	let racesApplied = from?.racesApplied ?? 0;
-	let lastDate = from?.lastDate;
+	return replayFrom(system, params, options, {
+		players: new Map<string, PlayerRecord<S>>(Object.entries(from?.players ?? {})),
+		skipped: [...(from?.skipped ?? [])],
+		racesApplied: from?.racesApplied ?? 0,
+		lastDate: from?.lastDate,
+	});
+}
+
+/** A replay's own state (its maps and lists are not shared with any other replay). */
+interface ReplayState<S> {
+	readonly players: Map<string, PlayerRecord<S>>;
+	readonly skipped: { readonly race: string; readonly reason: string }[];
+	readonly racesApplied: number;
+	readonly lastDate: string | undefined;
+}
+
+function replayFrom<S, P>(
+	system: RatingSystem<S, P>,
+	params: P,
+	options: ReplayOptions,
+	start: ReplayState<S>,
+): Replay<S> {
+	const { players, skipped } = start;
+	let { racesApplied, lastDate } = start;
+	/** Bumped when a yearly reset clears every player. */
+	let generation = 0;
 
 	/** Idle days from a player's last dated race to `date`: 0 when either is unknown or `date` is not later. */
 	const idleDays = (record: PlayerRecord<S>, date: string | undefined): number =>
@@ -168,7 +195,10 @@ export function createReplay<S, P>(
 			skipped.push({ race: race.id, reason: error.message });
 			return { race, skipped: error.message, changes: [] };
 		}
-		if (prepared.reset) players.clear();
+		if (prepared.reset) {
+			players.clear();
+			generation++; // every cached standings row is of the year before
+		}
 		racesApplied++;
 		lastDate = latest(race.date, lastDate);
 		const changes: RatingChange[] = [];
@@ -197,6 +227,22 @@ export function createReplay<S, P>(
 		return { race, changes };
 	};
 
+	const standingOf = (player: string, record: PlayerRecord<S>, day: string | undefined): Standing => {
+		const days = idleDays(record, day);
+		const atLastRace = { ...system.summary(record.state, params), races: record.races };
+		const now = days > 0 ? { ...system.summary(grown(record, day), params), races: record.races } : atLastRace;
+		return { ...now, player, lastDate: record.lastDate, idleDays: days, atLastRace };
+	};
+	/** The standings rows of the last few days asked, by day ('' for not grown), least recently used first. */
+	const standingsCache = new Map<
+		string,
+		{
+			generation: number;
+			rows: Map<string, { record: PlayerRecord<S>; standing: Standing }>;
+			sorted: Standing[];
+		}
+	>();
+
 	return {
 		prepare,
 		commit: (prepared) => commit(prepared),
@@ -208,13 +254,29 @@ export function createReplay<S, P>(
 			return record === undefined ? system.newcomer(params) : grown(record, date);
 		},
 		standings(day) {
-			const rows = [...players].map(([player, record]): Standing => {
-				const days = idleDays(record, day);
-				const atLastRace = { ...system.summary(record.state, params), races: record.races };
-				const now = days > 0 ? { ...system.summary(grown(record, day), params), races: record.races } : atLastRace;
-				return { ...now, player, lastDate: record.lastDate, idleDays: days, atLastRace };
-			});
-			return rows.sort((a, b) => b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
+			// Rows are reused while a player's record is the same object (commit replaces records, never mutates
+			// them): between two races only that race's racers are grown and summarised again (issue 9 §4: 2,000
+			// players grown for every read after each submission). The same computation per row, so the same bits.
+			const key = day ?? '';
+			let cached = standingsCache.get(key);
+			standingsCache.delete(key); // set again below: the map's order is the order of use
+			if (cached?.generation !== generation) cached = { generation, rows: new Map(), sorted: [] };
+			let changed = cached.sorted.length !== players.size;
+			for (const [player, record] of players) {
+				const row = cached.rows.get(player);
+				if (row?.record === record) continue;
+				cached.rows.set(player, { record, standing: standingOf(player, record, day) });
+				changed = true;
+			}
+			if (changed) {
+				// The previous order first (nearly sorted, which the sort takes in about one pass), then new players.
+				const order = [...new Set([...cached.sorted.map((s) => s.player), ...players.keys()])];
+				cached.sorted = order.map((player) => cached.rows.get(player)!.standing).sort(byRating);
+			}
+			standingsCache.set(key, cached);
+			for (const old of [...standingsCache.keys()].slice(0, Math.max(0, standingsCache.size - STANDINGS_DAYS_KEPT)))
+				standingsCache.delete(old);
+			return [...cached.sorted];
 		},
 		snapshot: () => ({
 			version: 1,
@@ -224,6 +286,8 @@ export function createReplay<S, P>(
 			...(lastDate !== undefined && { lastDate }),
 			players: Object.fromEntries(players),
 		}),
+		fork: () =>
+			replayFrom(system, params, options, { players: new Map(players), skipped: [...skipped], racesApplied, lastDate }),
 	};
 }
 
@@ -242,6 +306,13 @@ export function replayHistory<S, P>(
 	}
 	return replay;
 }
+
+/** Days whose standings rows a replay keeps (today's, the ungrown ones, and a day the jobs ask for). */
+const STANDINGS_DAYS_KEPT = 3;
+
+/** Standings order: rating descending, ties by player id. */
+const byRating = (a: Standing, b: Standing) =>
+	b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0);
 
 /** The later of two optional `YYYY-MM-DD` dates (ISO dates order as strings). */
 function latest(a: string | undefined, b: string | undefined): string | undefined {

@@ -85,8 +85,19 @@ export interface ChangeCache {
 	standouts(league: LeagueInfo, system: string, player: string): Promise<Standouts | undefined>;
 	/** The explanation of a player's last race under `system` (undefined when they have none). */
 	lastExplanation(league: LeagueInfo, system: string, player: string): Promise<RacerExplanation | undefined>;
+	/**
+	 * What /rating shows of one player, in one turn of this key's queue: their last change, its explanation and their
+	 * standout races (issue 9 §4: three turns, each waiting for the league's log, kept /rating queued under load).
+	 */
+	player(league: LeagueInfo, system: string, player: string): Promise<PlayerChanges>;
 	/** A confirmed race explained for every racer; undefined for a race not in the rated history (voided, unknown). */
 	explain(league: LeagueInfo, system: string, raceId: string): Promise<RaceExplanation | undefined>;
+}
+
+export interface PlayerChanges {
+	readonly last?: LastChange | undefined;
+	readonly explanation?: RacerExplanation | undefined;
+	readonly standouts?: Standouts | undefined;
 }
 
 /** A rated field kept while it is some player's last race. */
@@ -180,14 +191,20 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 	});
 
 	/**
-	 * Queue a copy of the entry for the store, after the task running now (the caller is answered first). A failed
-	 * write only costs a later replay: the copy is a cache.
+	 * Write a copy of the entry to the store, taken now (standouts and last races are copied: they change in place) and
+	 * written on a queue of its own, so that reads of this key do not wait behind the write (issue 9 §4: /rating's p99
+	 * was the save of a 10,000-race history). A failed write only costs a later replay: the copy is a cache.
 	 */
 	const store = (league: string, system: string, entry: Entry) => {
 		entry.sinceStored = 0;
-		void serial(`${league}:${system}`, async () => {
+		const copy: StoredChanges = {
+			...toStored(entry),
+			standouts: new Map([...entry.standouts].map(([player, s]) => [player, { ...s }])),
+			lastRaceOf: new Map(entry.lastRaceOf),
+		};
+		void serial(`${league}:${system}:store`, async () => {
 			if (entry.replaced) return;
-			entry.storedKeys = await writeChanges(repo, league, system, toStored(entry), entry.storedKeys);
+			entry.storedKeys = await writeChanges(repo, league, system, copy, entry.storedKeys);
 		}).catch(() => undefined);
 	};
 
@@ -241,8 +258,8 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		});
 	};
 
-	/** The entry of (league, system), up to date with the league's log. */
-	const update = async (league: LeagueInfo, system: string): Promise<Entry> => {
+	/** The entry of (league, system), up to date with the league's log (returned too). */
+	const update = async (league: LeagueInfo, system: string): Promise<Entry & { readonly log: LeagueLog }> => {
 		const key = `${league.id}:${system}`;
 		const state = await repo.loadState(league.id);
 		let entry = entries.get(key);
@@ -267,7 +284,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		}
 		entry.seq = state.seq();
 		if ((rebuild && entry.sinceStored > 0) || entry.sinceStored >= STORE_EVERY) store(league.id, system, entry);
-		return entry;
+		return Object.assign(entry, { log: state });
 	};
 
 	/** A result's numbers as a RaceResult (the date from the log: a race whose date changed was edited, and replayed). */
@@ -310,22 +327,32 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		return undefined;
 	};
 
+	const standoutsIn = (entry: Entry & { readonly log: LeagueLog }, player: string): Standouts | undefined => {
+		const s = entry.standouts.get(player);
+		return s === undefined || s.placed < 2
+			? undefined
+			: { best: resultOf(entry.log, s.best), worst: resultOf(entry.log, s.worst) };
+	};
+
+	const explanationIn = (entry: Entry, player: string): RacerExplanation | undefined => {
+		const raceId = entry.lastRaceOf.get(player);
+		const kept = raceId === undefined ? undefined : entry.fields.get(raceId);
+		return kept === undefined ? undefined : explainKept(entry, kept).find((e) => e.player === player);
+	};
+
 	return {
 		lastChanges: (league, system) =>
 			serial(`${league.id}:${system}`, async () => (await update(league, system)).byPlayer),
 		standouts: (league, system, player) =>
-			serial(`${league.id}:${system}`, async () => {
-				const s = (await update(league, system)).standouts.get(player);
-				if (s === undefined || s.placed < 2) return undefined;
-				const state = await repo.loadState(league.id);
-				return { best: resultOf(state, s.best), worst: resultOf(state, s.worst) };
-			}),
+			serial(`${league.id}:${system}`, async () => standoutsIn(await update(league, system), player)),
 		lastExplanation: (league, system, player) =>
-			serial(`${league.id}:${system}`, async () => {
+			serial(`${league.id}:${system}`, async () => explanationIn(await update(league, system), player)),
+		player: (league, system, player) =>
+			serial(`${league.id}:${system}`, async (): Promise<PlayerChanges> => {
 				const entry = await update(league, system);
-				const raceId = entry.lastRaceOf.get(player);
-				const kept = raceId === undefined ? undefined : entry.fields.get(raceId);
-				return kept === undefined ? undefined : explainKept(entry, kept).find((e) => e.player === player);
+				const last = entry.byPlayer.get(player);
+				if (last === undefined) return {};
+				return { last, explanation: explanationIn(entry, player), standouts: standoutsIn(entry, player) };
 			}),
 		explain: (league, system, raceId) =>
 			serial(`${league.id}:${system}`, async (): Promise<RaceExplanation | undefined> => {

@@ -15,6 +15,7 @@ import type { AnyRatingSystem, RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { HistoryCache } from './history-cache.js';
 import type { OddsResult } from './odds-service.js';
+import { everyRaceDated, latestDatedRace } from './league-day.js';
 import { leagueScale } from './shown-scale.js';
 import { ratingScale, type RatingScale } from '../formats/rating-scale.js';
 
@@ -118,21 +119,27 @@ export async function ratingHistoryChart(
 	const params: unknown = system.params(league.config.params[systemId]);
 	const scale = ratingScale(systemId, params);
 	const state = await repo.loadState(league.id);
-	const all = state.ratedRaces().map((r) => r.race);
-	const races = all.filter((race) => happenedBy(race, asOf));
 	const ids = players.slice(0, MAX_CHART_PLAYERS).map((p) => p.id);
 	let histories: ReadonlyMap<string, readonly HistoryStep<unknown>[]>;
-	if (cache !== undefined && races.length === all.length) {
-		// The usual case (as of the reading day, every race has happened): the kept histories (history-cache.ts).
+	const latest = latestDatedRace(state)?.date;
+	// Undated races cannot be placed in time: such a league's chart runs by race number.
+	let dated: boolean;
+	if (cache !== undefined && (latest === undefined || latest <= asOf)) {
+		// The usual case (as of the reading day, every race has happened): the kept histories (history-cache.ts),
+		// without listing 10,000 races for each chart (issue 9 §4).
 		histories = (await cache.histories(league, systemId, ids)).histories;
+		dated = everyRaceDated(state);
 	} else {
+		const races = state
+			.ratedRaces()
+			.map((r) => r.race)
+			.filter((race) => happenedBy(race, asOf));
+		dated = races.every((race) => race.date !== undefined);
 		const steps = playerHistoriesInSteps(system, params, races, ids, { reset: league.config.reset }, RACES_PER_SLICE);
 		let step = steps.next();
 		for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
 		histories = step.value;
 	}
-	// Undated races cannot be placed in time: such a league's chart runs by race number.
-	const dated = races.every((race) => race.date !== undefined);
 	const series: RatingSeries[] = players.slice(0, MAX_CHART_PLAYERS).map((p) => ({
 		player: p.name,
 		points: seriesPoints(system, params, scale, histories.get(p.id) ?? [], asOf, dated),

@@ -27,21 +27,29 @@ export function calendarDay(timezone: string, instant: Date): string {
 
 type Latest = { readonly id: string; readonly date: string } | undefined;
 
-/** Per league state, the answer at its seq: every read asks, and walking 10,000 races each time showed in bench:load. */
-const latestAt = new WeakMap<LeagueLog, { readonly seq: number; readonly latest: Latest }>();
+/** Per league state, the answers at its seq: every read asks, and walking 10,000 races each time showed in bench:load. */
+const datesAt = new WeakMap<LeagueLog, { readonly seq: number; readonly latest: Latest; readonly allDated: boolean }>();
+
+const datesOf = (state: LeagueLog) => {
+	const known = datesAt.get(state);
+	if (known !== undefined && known.seq === state.seq()) return known;
+	let latest: { id: string; date: string } | undefined;
+	let allDated = true;
+	for (const race of state.races()) {
+		if (race.status !== 'confirmed') continue;
+		if (race.date === undefined) allDated = false;
+		else if (latest === undefined || race.date > latest.date) latest = { id: race.id, date: race.date };
+	}
+	const dates = { seq: state.seq(), latest, allDated };
+	datesAt.set(state, dates);
+	return dates;
+};
 
 /** The league's confirmed race with the latest date (undefined when none is dated). */
-export function latestDatedRace(state: LeagueLog): Latest {
-	const known = latestAt.get(state);
-	if (known !== undefined && known.seq === state.seq()) return known.latest;
-	let latest: { id: string; date: string } | undefined;
-	for (const race of state.races()) {
-		if (race.status !== 'confirmed' || race.date === undefined) continue;
-		if (latest === undefined || race.date > latest.date) latest = { id: race.id, date: race.date };
-	}
-	latestAt.set(state, { seq: state.seq(), latest });
-	return latest;
-}
+export const latestDatedRace = (state: LeagueLog): Latest => datesOf(state).latest;
+
+/** Whether every confirmed race has a date (else a chart runs by race number). */
+export const everyRaceDated = (state: LeagueLog): boolean => datesOf(state).allDated;
 
 /** The day every read of this league shows now: today in its time zone, or a later race date (standings.ts). */
 export function leagueReadingDay(state: LeagueLog, timezone: string, now: Date): string {

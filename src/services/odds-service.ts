@@ -1,4 +1,3 @@
-import { createReplay } from '../league/replay.js';
 import { fieldOdds, headToHead } from '../ratings/odds.js';
 import { getSystem } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
@@ -72,9 +71,9 @@ export function createOddsService(
 			const view = await repo.ratingsAt(league.id, system);
 			const impl = getSystem(system);
 			const params: unknown = impl.params(league.config.params[system]);
-			const replay = createReplay(impl, params, { reset: league.config.reset }, view.snapshot);
+			const replay = view.replay;
 			// Each racer's state grown to the reading day, as /rating and the CLI show it (issue 7 §1).
-			const states = players.map((p): unknown => replay.stateAt(p.id, asOf) as unknown);
+			const states = players.map((p): unknown => replay.stateAt(p.id, asOf));
 			const field = states.map((s) => impl.performance(s, params));
 			const odds = fieldOdds(field);
 			const rows = players.map((p, i): OddsRow => ({

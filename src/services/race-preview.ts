@@ -1,7 +1,7 @@
 import type { RaceInput } from '../league/league-events.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { nameKey } from '../league/race-log-checks.js';
-import { createReplay, ReplayError, type RaceOutcome, type ReplaySnapshot } from '../league/replay.js';
+import { ReplayError, type RaceOutcome, type Replay } from '../league/replay.js';
 import { expectedRanks } from '../league/explain-race.js';
 import { getSystem } from '../ratings/index.js';
 import type { EntryStatus, RatingSummary } from '../ratings/types.js';
@@ -29,19 +29,19 @@ export interface RatingPreview {
 const NEW_PREFIX = 'new:';
 
 /**
- * The race as the headline system would rate it, computed on a copy of the ratings snapshot: nothing is stored.
+ * The race as the headline system would rate it, computed on a fork of the ratings: nothing is stored.
  * Known players keep their ids, new names get placeholder ids (`new:<name>`), exactly as confirming would rate them.
  */
 export function previewRatings(
 	state: LeagueLog,
-	snapshot: ReplaySnapshot<unknown>,
+	ratings: Replay<unknown>,
 	systemId: string,
 	race: RaceInput,
 ): RatingPreview {
 	const config = state.config();
 	const system = getSystem(systemId);
 	const params: unknown = system.params(config?.params[systemId]);
-	const replay = createReplay<unknown, unknown>(system, params, { reset: config?.reset }, snapshot);
+	const replay = ratings.fork();
 	const ids = race.entries.map((e) => state.resolve(e.player)?.id ?? `${NEW_PREFIX}${nameKey(e.player)}`);
 	let outcome: RaceOutcome | undefined;
 	let unrated: string | undefined;

@@ -204,7 +204,7 @@ export function createRaceService(
 	const findStored = async (actor: Actor, previewId: string, kind: StoredPreview['kind']) => {
 		if (actor.guildId === undefined) return undefined;
 		for (const league of await leagues.list(actor.guildId)) {
-			const state = await repo.loadState(league.id);
+			const state = await repo.loadState(league.id, { fresh: true });
 			const stored = state.storedPreview(previewId);
 			if (stored?.kind === kind) {
 				requireOrganizer(actor, league.config);
@@ -234,7 +234,7 @@ export function createRaceService(
 		try {
 			return { result: await refuse(code, append) };
 		} catch (error) {
-			const stored = (await repo.loadState(league.id)).storedPreview(previewId);
+			const stored = (await repo.loadState(league.id, { fresh: true })).storedPreview(previewId);
 			if (stored?.kind === kind) return { already: stored.race };
 			throw error;
 		}
@@ -292,7 +292,7 @@ export function createRaceService(
 			await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
 			const system = league.config.headline;
 			const ratings = await repo.ratingsAt(league.id, system);
-			const { lines, unrated } = previewRatings(state, ratings.snapshot, system, race);
+			const { lines, unrated } = previewRatings(state, ratings.replay, system, race);
 			const id = newId();
 			const preview: RacePreview = {
 				id,

@@ -111,11 +111,9 @@ export function createRatingService(
 			const view = await repo.ratingsAt(league.id, system, asOf);
 			const index = view.standings.findIndex((s) => s.player === player.id);
 			const standing = view.standings[index];
-			const last = standing ? (await changes.lastChanges(league, system)).get(player.id) : undefined;
-			const explained = last && (await changes.lastExplanation(league, system, player.id));
+			const { last, explanation, standouts } = standing ? await changes.player(league, system, player.id) : {};
 			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
-			const why = explained && last && changeWhy(explained, { id: last.race, date: last.date }, nameOf);
-			const standouts = standing ? await changes.standouts(league, system, player.id) : undefined;
+			const why = explanation && last && changeWhy(explanation, { id: last.race, date: last.date }, nameOf);
 			return {
 				league,
 				system,

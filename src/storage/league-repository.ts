@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LeagueConfig, LeagueEvent, LoggedEvent } from '../league/league-events.js';
 import { createLeagueLog, LeagueError, type LeagueLog } from '../league/race-log.js';
+import type { ReplaySnapshot } from '../league/replay.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { getSystem, raceSystems } from '../ratings/index.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
@@ -32,6 +33,12 @@ export interface LeagueRepositoryOptions {
 	readonly stateEvery?: number;
 	/** Timestamps of events (default: the system clock). */
 	readonly clock?: () => Date;
+	/**
+	 * How long a read trusts the last look at the store for other processes' events (default 50 ms). This process's
+	 * own events are applied as they are stored, and an append always looks first; only what another process appended
+	 * meanwhile (shards serve disjoint servers: in practice, an overlapping restart) shows up to this much later.
+	 */
+	readonly freshMs?: number;
 	/** Hears a cache write that failed after its event was stored (issue 9 item 3); default: nothing is logged. */
 	readonly log?: { warn(context: object, message: string): void } | undefined;
 }
@@ -39,6 +46,8 @@ export interface LeagueRepositoryOptions {
 interface Session {
 	readonly log: LeagueLog;
 	readonly ratings: RatingKeeper;
+	/** When the store was last read for events after the head (performance.now()). */
+	rolledAt: number;
 	/**
 	 * Ratings views already computed at the log's current seq, by `system|day`: /rating, /leaderboard and /odds read the
 	 * same standings many times between two races, and growing 2,000 players to a day costs milliseconds each time.
@@ -64,7 +73,14 @@ export const leagueId = (guildId: string, name: string): string => {
 };
 
 export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
-	const { systems = raceSystems, ratingEvery = 250, stateEvery = 500, clock = () => new Date(), log: logger } = options;
+	const {
+		systems = raceSystems,
+		ratingEvery = 250,
+		stateEvery = 500,
+		freshMs = 50,
+		clock = () => new Date(),
+		log: logger,
+	} = options;
 	const events = store.namespace('events');
 	// In chunks: a big league's state is too large to parse or write in one turn (issue 9 §2).
 	const states = createLeagueStateStore(store.namespace('league-state'));
@@ -77,7 +93,10 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const sessions = new Map<string, Session>();
 
 	const roll = async (league: string, log: LeagueLog) => {
+		const lookedAt = performance.now();
 		const fresh = await readEventsFrom(events, league, log.seq() + 1);
+		const s = sessions.get(league);
+		if (s?.log === log) s.rolledAt = lookedAt;
 		for (const [i, event] of fresh.entries()) {
 			log.apply(event);
 			if ((i + 1) % EVENTS_PER_SLICE === 0) await yieldToEventLoop(); // a cold open of a long log
@@ -91,8 +110,14 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			'a cache write failed after the event was stored; the next read rebuilds it from the log',
 		);
 
-	const session = async (league: string): Promise<Session> => {
+	/**
+	 * The league's session, rolled forward to the store's head. For a read (`forRead`), a look at the store within the
+	 * last `freshMs` is enough: under load, one query per read kept every read of a league queued behind SQLite
+	 * (issue 9 §4: 800 lookups a second at 200 interactions a second).
+	 */
+	const session = async (league: string, forRead = false): Promise<Session> => {
 		let s = sessions.get(league);
+		if (forRead && s !== undefined && performance.now() - s.rolledAt < freshMs) return s;
 		if (s === undefined) {
 			const log = createLeagueLog(await states.read(league));
 			const ratings = createRatingKeeper({
@@ -102,7 +127,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				every: ratingEvery,
 				onCacheError: (error, system, seq) => cacheWarning(error, { league, seq, cache: `ratings ${system}` }),
 			});
-			s = { log, ratings, views: new Map() };
+			s = { log, ratings, views: new Map(), rolledAt: -Infinity };
 			sessions.set(league, s);
 		}
 		await roll(league, s.log);
@@ -158,7 +183,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		return config === undefined ? undefined : { id, config, seq: log.seq() };
 	};
 
-	const getLeague = (id: string) => mutex.run(id, async () => info(id, (await session(id)).log));
+	const getLeague = (id: string) => mutex.run(id, async () => info(id, (await session(id, true)).log));
 
 	/**
 	 * The leagues of `ids`, opened one after another: opening a league not in memory rolls its log forward, and
@@ -198,14 +223,21 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			mutex.run(league, async () => {
 				const s = await session(league);
 				if (s.log.config() === undefined) throw new LeagueError(`unknown league ${league}`);
-				return (await append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options?.progress))!;
+				try {
+					return (await append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options?.progress))!;
+				} catch (error) {
+					// The event may be durable though this process did not apply it (the answer was lost, the store is
+					// gone): the next read looks at the store again.
+					s.rolledAt = -Infinity;
+					throw error;
+				}
 			}),
 		readEvents: (league, from = 0) => readEventsFrom(events, league, from),
-		loadState: (league) => mutex.run(league, async () => (await session(league)).log),
+		loadState: (league, options) => mutex.run(league, async () => (await session(league, options?.fresh !== true)).log),
 		ratingsAt: (league, systemId, day) =>
 			mutex.run(league, async (): Promise<RatingsView> => {
 				const system = getSystem(systemId);
-				const s = await session(league);
+				const s = await session(league, true);
 				const key = `${system.id}|${day ?? ''}`;
 				const cached = s.views.get(key);
 				if (cached !== undefined && cached.seq === s.log.seq()) return cached;
@@ -213,7 +245,19 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				const standings = replay
 					.standings(day)
 					.map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
-				const view = { system: system.id, seq: s.log.seq(), day, standings, snapshot: replay.snapshot() };
+				// A fork: the kept replay moves on with the next race, this view stays at its seq.
+				const frozen = replay.fork();
+				let snapshot: ReplaySnapshot<unknown> | undefined;
+				const view: RatingsView = {
+					system: system.id,
+					seq: s.log.seq(),
+					day,
+					standings,
+					replay: frozen,
+					get snapshot() {
+						return (snapshot ??= frozen.snapshot());
+					},
+				};
 				// Views of an older seq are stale whatever their system or day: drop them all.
 				for (const [k, v] of s.views) if (v.seq !== view.seq) s.views.delete(k);
 				s.views.set(key, view);
@@ -222,7 +266,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			}),
 		standingsOn: (league, systemId, days) =>
 			mutex.run(league, async () => {
-				const s = await session(league);
+				const s = await session(league, true);
 				const replay = await s.ratings.bring(s.log, getSystem(systemId));
 				return new Map(days.map((day) => [day, replay.standings(day)]));
 			}),

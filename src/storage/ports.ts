@@ -1,6 +1,6 @@
 import type { LeagueConfig, LeagueEventInput, LoggedEvent } from '../league/league-events.js';
 import type { ApplyResult, LeagueLog } from '../league/race-log.js';
-import type { ReplaySnapshot, Standing } from '../league/replay.js';
+import type { Replay, ReplaySnapshot, Standing } from '../league/replay.js';
 import type { DailyStandings } from './records.js';
 
 /**
@@ -71,6 +71,9 @@ export interface RatingsView {
 	readonly day?: string | undefined;
 	/** Standings by rating, with `player` the player id and `name` the current display name. */
 	readonly standings: readonly (Standing & { readonly name: string })[];
+	/** The ratings at `seq`, shared by every reader of this view: read it, or `fork()` it before applying a race. */
+	readonly replay: Replay<unknown>;
+	/** `replay.snapshot()`, made when first read. */
 	readonly snapshot: ReplaySnapshot<unknown>;
 }
 
@@ -86,8 +89,12 @@ export interface LeagueRepository {
 	appendEvent(leagueId: string, event: LeagueEventInput, options?: AppendOptions): Promise<AppendResult>;
 	/** Events from `from` (inclusive) to the head, contiguous. */
 	readEvents(leagueId: string, from?: number): Promise<LoggedEvent[]>;
-	/** The league state at the head (players, aliases, races with status). Treat as read-only. */
-	loadState(leagueId: string): Promise<LeagueLog>;
+	/**
+	 * The league state at the head (players, aliases, races with status). Treat as read-only. Another process's
+	 * events show within the repository's freshness window; `fresh` reads the store first (a Confirm's check for a
+	 * preview another process stored).
+	 */
+	loadState(leagueId: string, options?: { readonly fresh?: boolean }): Promise<LeagueLog>;
 	/**
 	 * One system's ratings at the head, from the latest valid snapshot and the races after it. With `day`, the
 	 * standings are grown to that day (Replay.standings(day)); the snapshot is always the head's, ungrown.

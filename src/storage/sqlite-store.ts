@@ -121,7 +121,7 @@ export async function openSqliteStore(path: string, onError: (error: unknown) =>
 	return { ...guarded(store, guard), id, backupTo };
 }
 
-/** Every operation checks the file first; a write checks it again before it is acknowledged. */
+/** Every write checks the file before and again before it is acknowledged; a read, at most once a second. */
 function guarded(store: Store, guard: FileGuard): Store {
 	const namespaces = new Map<EntityName, KeyValueNamespace>();
 	const wrap = (ns: KeyValueNamespace): KeyValueNamespace => {
@@ -134,8 +134,8 @@ function guarded(store: Store, guard: FileGuard): Store {
 				return result;
 			};
 		return {
-			get: async (key) => (await guard.check(), ns.get(key)),
-			getMany: async (keys) => (await guard.check(), ns.getMany(keys)),
+			get: async (key) => (await guard.checkRecent(), ns.get(key)),
+			getMany: async (keys) => (await guard.checkRecent(), ns.getMany(keys)),
 			set: write((key: string, value: unknown) => ns.set(key, value)),
 			add: write((key: string, value: unknown) => ns.add(key, value)),
 			delete: write((key: string) => ns.delete(key)),

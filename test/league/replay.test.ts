@@ -107,6 +107,20 @@ describe('createReplay with the test-only system', () => {
 		expect(() => replay.apply(race('R4', undefined, ['A', 'B']))).toThrow(ReplayError);
 	});
 
+	it('a fork starts as the replay stands and then goes its own way', () => {
+		const replay = createReplay(toy, params);
+		replay.apply(race('R1', '2021-01-01', ['A', 'B']));
+		const fork = replay.fork();
+		expect(fork.snapshot()).toEqual(replay.snapshot());
+		fork.apply(race('R2', '2021-01-02', ['B', 'C']));
+		replay.apply(race('R2', '2021-01-02', ['A', 'B']));
+		expect(fork.player('C')?.races).toBe(1);
+		expect(replay.player('C')).toBeUndefined();
+		expect(fork.player('A')?.races).toBe(1);
+		expect(replay.player('A')?.races).toBe(2);
+		expect(fork.snapshot().racesApplied).toBe(2);
+	});
+
 	it('refuses to commit a race prepared before another race was applied', () => {
 		const replay = createReplay(toy, params);
 		const prepared = replay.prepare(race('R1', undefined, ['A', 'B']));
@@ -150,5 +164,18 @@ describe.each(Object.values(systems) as AnyRatingSystem[])('replay of the ZakStu
 		// stk needs finish times, which ZakStunts lacks: every race is skipped, as the contract says.
 		expect(whole.skipped).toHaveLength(system.id === 'stk' ? 293 : 0);
 		expect(Object.keys(whole.players)).toHaveLength(system.id === 'stk' ? 0 : 249);
+	});
+
+	it('standings read between races (kept rows) equal those of a fresh replay, across yearly resets, bit for bit', () => {
+		// The history's 293 weekly races span 2001-2006: five resets. Three days are read in turn (more than the replay
+		// keeps), so rows are reused, evicted and rebuilt.
+		const live = createReplay(system, systemParams, { reset: 'yearly' });
+		for (const [i, r] of dated.entries()) {
+			live.apply(r);
+			if (i % 7 !== 0 && i % 53 !== 1) continue;
+			const days = [undefined, r.date, dateOf(Date.parse(r.date!) / 86400000 + 40), r.date];
+			const fresh = createReplay(system, systemParams, { reset: 'yearly' }, structuredClone(live.snapshot()));
+			for (const day of days) expect(live.standings(day)).toEqual(fresh.standings(day));
+		}
 	});
 });

@@ -2,7 +2,7 @@
  * The change cache's history kept in the store (issue 9 §2): a fresh process restores it and answers exactly as a
  * full replay does; it is used (a changed stored number shows), and dropped once a void changed rated history.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureSampleLeague } from '../../src/console/sample-league.js';
 import { expectedRanks } from '../../src/league/explain-race.js';
 import { createReplay } from '../../src/league/replay.js';
@@ -25,11 +25,15 @@ async function answers(cache: ChangeCache) {
 	const last = await cache.lastChanges(league, SYSTEM);
 	const out = [];
 	for (const player of players) {
-		out.push({
+		const one = {
 			last: last.get(player),
 			standouts: await cache.standouts(league, SYSTEM, player),
 			why: await cache.lastExplanation(league, SYSTEM, player),
-		});
+		};
+		// /rating's one call gives the same three answers.
+		const together = await cache.player(league, SYSTEM, player);
+		expect({ last: together.last, standouts: together.standouts, why: together.explanation }).toStrictEqual(one);
+		out.push(one);
 	}
 	return out;
 }
@@ -94,8 +98,10 @@ describe('the change cache in the store (issue 9 §2)', () => {
 	it('a fresh process restores the stored history and answers as a full replay does', async () => {
 		const first = createChangeCache(createLeagueRepository(store));
 		const replayed = await answers(first);
-		await first.lastChanges(league, SYSTEM); // queued after the copy's write
-		expect(await store.namespace('derived-caches').get(`${league.id}:changes:${SYSTEM}`)).toBeDefined();
+		// The copy is written on a queue of its own, after the answers.
+		await vi.waitFor(async () =>
+			expect(await store.namespace('derived-caches').get(`${league.id}:changes:${SYSTEM}`)).toBeDefined(),
+		);
 		const restored = await answers(createChangeCache(createLeagueRepository(store)));
 		expect(restored).toStrictEqual(replayed);
 		expect(replayed.filter((a) => a.standouts !== undefined).length).toBeGreaterThan(10);

@@ -89,7 +89,11 @@ async function spawnServer(name: string, command: string, args: string[], cwd: s
 	return { pid: child.pid, stop };
 }
 
-async function startPostgres(dir: string): Promise<Started> {
+/**
+ * A private PostgreSQL in `dir` (also bench/load.ts). `durable`: fsync on, as a production server runs; the tests'
+ * server runs without (its files need not survive a power loss; commits stay atomic).
+ */
+export async function startPostgres(dir: string, { durable = false } = {}): Promise<Started> {
 	const bin = postgresBin();
 	if (bin === '')
 		throw new Error('no /usr/lib/postgresql/*/bin/initdb (the Debian postgresql package; run scripts/setup.sh --test)');
@@ -110,7 +114,6 @@ async function startPostgres(dir: string): Promise<Started> {
 		const full = [...as, join(bin, name), ...args];
 		return [full[0]!, full.slice(1)];
 	};
-	// --no-sync and fsync=off: a test server's files need not survive a power loss; commits stay atomic.
 	const [initdb, initArgs] = program('initdb', [
 		'-D',
 		data,
@@ -135,7 +138,7 @@ async function startPostgres(dir: string): Promise<Started> {
 		'-c',
 		'listen_addresses=127.0.0.1',
 		'-c',
-		'fsync=off',
+		`fsync=${durable ? 'on' : 'off'}`,
 		'-c',
 		'max_connections=200',
 	]);
@@ -168,7 +171,8 @@ const ping = (port: number): Promise<boolean> =>
 		socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
 	});
 
-async function startRedis(dir: string): Promise<Started> {
+/** A private Redis in `dir` (also bench/load.ts), every write on disk before it is acknowledged. */
+export async function startRedis(dir: string): Promise<Started> {
 	const home = join(dir, 'redis');
 	mkdirSync(home);
 	const port = await freePort();
