@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureBlocking } from './timing.js';
+import { botNodeFlags, measureBlocking } from './timing.js';
 import { fileURLToPath } from 'node:url';
 import { createServices, type Actor, type Services } from '../src/services/index.js';
 import { createLeagueRepository } from '../src/storage/league-repository.js';
@@ -135,10 +135,14 @@ async function main(args: readonly string[]): Promise<void> {
 		console.log(`  generated in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 		const script = fileURLToPath(import.meta.url);
 		for (const phase of ['first', 'restart']) {
-			const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, phase, path], {
-				stdio: 'inherit',
-				env: { ...process.env, MALLOC_ARENA_MAX: '2' },
-			});
+			const child = spawnSync(
+				process.execPath,
+				['--expose-gc', ...botNodeFlags(), '--import', 'tsx', script, phase, path],
+				{
+					stdio: 'inherit',
+					env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+				},
+			);
 			if (child.status !== 0) process.exitCode = child.status ?? 1;
 		}
 	} finally {

@@ -6,6 +6,7 @@ import { runChartsBench } from './charts.js';
 import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
+import { botNodeFlags } from './timing.js';
 
 console.log(`pitwall benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
 await runOddsBench();
@@ -15,13 +16,13 @@ await runCalibrateBench();
 await runChartsBench();
 
 /**
- * Runs a benchmark file in a process of its own (with `npm start`'s allocator setting), passing `args`. tsx is loaded
+ * Runs a benchmark file in a process of its own (with `npm start`'s allocator setting and V8 flags), passing `args`. tsx is loaded
  * with --import so that `nodeArgs` reach the process that runs the file (through tsx's cli, which starts a child of
  * its own, --expose-gc did not: gc() was missing).
  */
 const own = (file: string, { nodeArgs = [], args = [] }: { nodeArgs?: string[]; args?: string[] } = {}) => {
 	const script = fileURLToPath(new URL(file, import.meta.url));
-	const child = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+	const child = spawnSync(process.execPath, [...botNodeFlags(), ...nodeArgs, '--import', 'tsx', script, ...args], {
 		stdio: 'inherit',
 		env: { ...process.env, MALLOC_ARENA_MAX: '2' },
 	});

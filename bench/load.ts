@@ -22,6 +22,7 @@ import { openStore } from '../src/storage/store-url.js';
 import { startFakeDiscord, type Actor, type InteractionHandle, type RawOption } from '../test/e2e/fake-discord.js';
 import type { RaceInput } from '../src/league/league-events.js';
 import { races } from './storage.js';
+import { botNodeFlags } from './timing.js';
 import { startPostgres, startRedis } from '../test/setup/store-servers.js';
 
 const RATE = Number(process.env['LOAD_RATE'] ?? 200);
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
 
 	// The bot, as npm start runs it.
 	// LOAD_NODE_ARGS: extra node flags for the bot (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
-	const nodeArgs = (process.env['LOAD_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+	const nodeArgs = [...botNodeFlags(), ...(process.env['LOAD_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 	const bot = spawn(
 		process.execPath,
 		[...nodeArgs, '--import', 'tsx', join(import.meta.dirname, '..', 'src', 'index.ts')],

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 /** Timing helpers shared by the benchmarks: warm-up, then the median of repeated runs, in milliseconds. */
 export function medianMs(
@@ -43,3 +44,9 @@ export async function measureBlocking<T>(run: () => Promise<T>): Promise<Blockin
 	gc.disconnect();
 	return { value, ms, maxBlockMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, maxGcMs };
 }
+
+/** The V8 flags `npm start` runs the bot with (scripts/node-flags): a bench that runs the bot's code runs it so too. */
+export const botNodeFlags = (): string[] =>
+	readFileSync(new URL('../scripts/node-flags', import.meta.url), 'utf8')
+		.split(/\s+/)
+		.filter(Boolean);
