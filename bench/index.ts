@@ -6,6 +6,7 @@ import { runChartsBench } from './charts.js';
 import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
+import { runUncertaintyBench } from './uncertainty.js';
 import { botNodeFlags } from './timing.js';
 
 console.log(`pitwall benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
@@ -13,6 +14,7 @@ await runOddsBench();
 runReplayBench();
 await runRelrankBench();
 await runCalibrateBench();
+runUncertaintyBench();
 await runChartsBench();
 
 /**
