@@ -19,6 +19,7 @@ import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
 import { exportLeague, importLeague } from './league/transfer.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
+import { RETIREMENT_READINGS, type RetirementReading } from '../src/ratings/race.js';
 
 const { Subcommand, String: Text, Role, Channel, Integer, Attachment } = ApplicationCommandOptionType;
 
@@ -75,6 +76,12 @@ const data = {
 						{ name: 'yearly', value: 'yearly' },
 						{ name: 'none', value: 'none' },
 					],
+				},
+				{
+					type: Text,
+					name: 'retirements',
+					description: 'How retirements (DNF) count: in their order, tied at the back, or left out',
+					choices: RETIREMENT_READINGS.map((reading) => ({ name: reading, value: reading })),
 				},
 				{
 					type: Text,
@@ -158,6 +165,13 @@ export function rankingPostText(post: RankingPostSummary): string {
  * The settings. The ranking post's line appears once the league has a ranking channel or post settings; `post` (from
  * `/league info`) adds the next post time.
  */
+/** How each reading of retirements is described in the league's settings. */
+const RETIREMENT_TEXT: Readonly<Record<RetirementReading, string>> = {
+	ordered: 'below the finishers, in their order',
+	tied: 'below the finishers, tied with one another',
+	excluded: 'left out of the rating',
+};
+
 export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankingPostOf(info.config)): string {
 	const usesPost = info.config.rankingChannel !== undefined || info.config.rankingPost !== undefined;
 	const c = info.config;
@@ -168,6 +182,7 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 		...(c.rankingChannel ? [`Ranking channel: <#${c.rankingChannel}>`] : []),
 		...(usesPost ? [rankingPostText(post)] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
+		`Retirements: ${RETIREMENT_TEXT[c.retirements ?? 'ordered']}`,
 		...Object.entries(c.params).map(
 			([system, overrides]) =>
 				`Parameters of \`${system}\`: ${Object.entries(overrides)
@@ -205,6 +220,7 @@ export default {
 			}
 			case 'config': {
 				const reset = o.getString('reset');
+				const retirements = o.getString('retirements');
 				const monthlyPost = o.getString('monthly-post');
 				const info = await deferWhenSlow(
 					interaction,
@@ -212,6 +228,7 @@ export default {
 						headline: o.getString('system') ?? undefined,
 						...common,
 						reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
+						retirements: RETIREMENT_READINGS.find((reading) => reading === retirements),
 						parameters: o.getString('parameters') ?? undefined,
 						postDay: o.getInteger('post-day') ?? undefined,
 						postHour: o.getInteger('post-hour') ?? undefined,

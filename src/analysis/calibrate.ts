@@ -20,6 +20,8 @@ export interface CalibrateOptions {
 	/** Parameters held fixed (and the starting point of searched ones), as from `--param`. */
 	readonly fixed?: ParamOverrides | undefined;
 	readonly reset?: ReplayOptions['reset'];
+	/** How retirements are read (rankRace; default `ordered`). */
+	readonly retirements?: ReplayOptions['retirements'];
 	/** Hard cap on backtests, the default-parameter backtest included. Default 60. */
 	readonly maxEvaluations?: number | undefined;
 	/** Search only these quantities (names from the system's search space). Default: all of them. */
@@ -133,7 +135,7 @@ export function calibrate<S, P>(
 		let logLikelihood = -Infinity;
 		let error: string | undefined;
 		try {
-			const result = backtest(system, system.params(overrides), races, { reset });
+			const result = backtest(system, system.params(overrides), races, { reset, retirements: options.retirements });
 			logLikelihood = result.winner_log_likelihood;
 			racesScored = result.races;
 		} catch (caught) {

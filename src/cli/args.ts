@@ -3,6 +3,7 @@ import { isCalendarDate } from '../league/dates.js';
 import { latestRaceDate } from '../league/standings.js';
 import type { AnyRatingSystem, Race } from '../ratings/types.js';
 import { getSystem } from '../ratings/index.js';
+import { RETIREMENT_READINGS, type RetirementReading } from '../ratings/race.js';
 
 /** A bad command line: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {
@@ -97,6 +98,16 @@ export function resetArg(value: string | undefined): 'yearly' | undefined {
 	if (value === undefined) return undefined;
 	if (value !== 'yearly') throw new UsageError(`--reset must be "yearly", got "${value}"`);
 	return value;
+}
+
+/** `--retirements ordered|tied|excluded`: how retirements are read (rankRace); default ordered. */
+export function retirementsArg(value: string | undefined): RetirementReading | undefined {
+	if (value === undefined) return undefined;
+	const reading = RETIREMENT_READINGS.find((r) => r === value);
+	if (reading === undefined) {
+		throw new UsageError(`--retirements must be one of ${RETIREMENT_READINGS.join(', ')}, got "${value}"`);
+	}
+	return reading;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface LeagueConfig {
 	readonly params: Readonly<Record<string, ParamOverrides>>;
 	/** `yearly`: every rating restarts at the first race of each calendar year (replay.ts). */
 	readonly reset?: 'yearly' | undefined;
+	/** How retirements are read (rankRace: `tied` or `excluded`; absent: `ordered`, every reference's reading). */
+	readonly retirements?: 'tied' | 'excluded' | undefined;
 	/** Discord role id allowed to submit, void and edit. */
 	readonly organizerRole?: string | undefined;
 	/** Discord channel id where the ranking is posted. */

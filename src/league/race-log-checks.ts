@@ -87,6 +87,8 @@ export function checkConfig(config: LeagueConfig): void {
 	if (typeof config.timezone !== 'string' || config.timezone === '')
 		throw new LeagueError('a league needs a time zone');
 	if (config.reset !== undefined && config.reset !== 'yearly') throw new LeagueError('reset must be yearly or absent');
+	if (config.retirements !== undefined && config.retirements !== 'tied' && config.retirements !== 'excluded')
+		throw new LeagueError('retirements must be tied, excluded or absent (ordered)');
 	if (config.rankingPost !== undefined) {
 		const problem = rankingPostProblem(config.rankingPost);
 		if (problem !== undefined) throw new LeagueError(problem);

@@ -189,7 +189,9 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				for (const race of races) if (race.status === 'confirmed') checkDatedForReset(next, race.date, race.id);
 				const ratingChange =
 					config !== undefined &&
-					(JSON.stringify(next.params) !== JSON.stringify(config.params) || next.reset !== config.reset);
+					(JSON.stringify(next.params) !== JSON.stringify(config.params) ||
+						next.reset !== config.reset ||
+						next.retirements !== config.retirements);
 				const first = races[0]?.seq;
 				const retroFrom = ratingChange && first !== undefined ? first : undefined;
 				return {

@@ -1,5 +1,5 @@
 import { daysBetween, yearOf } from './dates.js';
-import { rankRace } from '../ratings/race.js';
+import { rankRace, type RetirementReading } from '../ratings/race.js';
 import {
 	UnratableRaceError,
 	type FieldEntry,
@@ -43,6 +43,8 @@ export interface ReplaySnapshot<S> {
 export interface ReplayOptions {
 	/** `yearly`: every rating restarts from a newcomer at the first race of each calendar year (needs dates). */
 	readonly reset?: 'yearly' | undefined;
+	/** How retirements are read (rankRace; default `ordered`). */
+	readonly retirements?: RetirementReading | undefined;
 }
 
 /** One participant's change in one race. */
@@ -173,7 +175,7 @@ function replayFrom<S, P>(
 				throw new ReplayError(`race ${race.id} has no date: a yearly reset needs dated races`);
 			reset = lastDate !== undefined && yearOf(race.date) !== yearOf(lastDate);
 		}
-		const ranked = rankRace(race);
+		const ranked = rankRace(race, options.retirements);
 		const newcomers: boolean[] = [];
 		const field = ranked.map((entry): FieldEntry<S> => {
 			const record = reset ? undefined : players.get(entry.player);

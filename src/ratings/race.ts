@@ -1,25 +1,39 @@
 import type { Race, RankedEntry } from './types.js';
 
 /**
+ * How retirements (DNF) are read (issue 10 §3, a choice `calibrate --choices` searches):
+ * - `ordered` (the default, and every reference's reading): below every finisher, in the order given;
+ * - `tied`: below every finisher, all tied with one another (the order of retiring says little);
+ * - `excluded`: left out of the race, as DNS (a retirement says nothing of pace).
+ */
+export type RetirementReading = 'ordered' | 'tied' | 'excluded';
+
+export const RETIREMENT_READINGS: readonly RetirementReading[] = ['ordered', 'tied', 'excluded'];
+
+/**
  * The one reading of a race that every system shares.
  *
  * 1. DNS and DSQ entries are excluded (they are not rated).
  * 2. Finishers are ordered by position; equal positions are ties.
  * 3. DNF entries (retirements) are classified below every finisher, ordered among themselves by their position
- *    (the scoreboard parser numbers them in the order given); equal DNF positions tie as well.
+ *    (the scoreboard parser numbers them in the order given); equal DNF positions tie as well. With `retirements`
+ *    `tied` they all share one place below the finishers; with `excluded` they are left out as in step 1.
  * 4. Ranks are renumbered 1..n without gaps; a tie group covering places p..p+m-1 gets p + (m-1)/2 each
  *    (specs/folyami.md step 1, `tidyRanks`).
  *
  * Within a tie group entries are sorted by player name, so the result never depends on input order.
  * Throws on a player entered twice: validation upstream reports it to the user with a line number.
  */
-export function rankRace(race: Race): RankedEntry[] {
+export function rankRace(race: Race, retirements: RetirementReading = 'ordered'): RankedEntry[] {
 	const seen = new Set<string>();
-	const rated = race.entries.filter((entry) => {
-		if (seen.has(entry.player)) throw new Error(`race ${race.id}: ${entry.player} is entered twice`);
-		seen.add(entry.player);
-		return entry.status === 'finished' || entry.status === 'DNF';
-	});
+	const rated = race.entries
+		.filter((entry) => {
+			if (seen.has(entry.player)) throw new Error(`race ${race.id}: ${entry.player} is entered twice`);
+			seen.add(entry.player);
+			return entry.status === 'finished' || (entry.status === 'DNF' && retirements !== 'excluded');
+		})
+		// Tied retirements: one DNF position for all (the position only orders entries within their class).
+		.map((entry) => (retirements === 'tied' && entry.status === 'DNF' ? { ...entry, position: 0 } : entry));
 	const classOf = (status: string): number => (status === 'DNF' ? 1 : 0);
 	rated.sort(
 		(a, b) =>

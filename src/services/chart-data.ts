@@ -18,6 +18,7 @@ import type { OddsResult } from './odds-service.js';
 import { everyRaceDated, latestDatedRace } from './league-day.js';
 import { leagueScale } from './shown-scale.js';
 import { ratingScale, type RatingScale } from '../formats/rating-scale.js';
+import { replayOptionsOf } from '../league/replay-options.js';
 
 /**
  * The data behind the charts (issue 7 §4), from the league's standings as of a day: the renderers (src/charts) draw
@@ -135,7 +136,7 @@ export async function ratingHistoryChart(
 			.map((r) => r.race)
 			.filter((race) => happenedBy(race, asOf));
 		dated = races.every((race) => race.date !== undefined);
-		const steps = playerHistoriesInSteps(system, params, races, ids, { reset: league.config.reset }, RACES_PER_SLICE);
+		const steps = playerHistoriesInSteps(system, params, races, ids, replayOptionsOf(league.config), RACES_PER_SLICE);
 		let step = steps.next();
 		for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
 		histories = step.value;

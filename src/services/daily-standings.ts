@@ -7,6 +7,7 @@ import { raceSystems } from '../ratings/index.js';
 import type { DailyStandings } from '../storage/records.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { calendarDay } from './league-day.js';
+import { replayOptionsOf } from '../league/replay-options.js';
 
 /**
  * Daily standings (issue 7 §2): once a day per league, just after its midnight, the standings of every system as of
@@ -56,7 +57,7 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 			}
 			if (early.length > 0) {
 				const params: unknown = system.params(league.config.params[system.id]);
-				const options = { reset: league.config.reset };
+				const options = replayOptionsOf(league.config);
 				const steps = standingsOnDaysInSteps(system, params, races, early, options, RACES_PER_SLICE);
 				let step = steps.next();
 				for (; step.done !== true; step = steps.next()) await yieldToEventLoop();

@@ -6,6 +6,7 @@ import { createReplay, type Replay } from '../league/replay.js';
 import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { replayOptionsOf } from '../league/replay-options.js';
 
 /**
  * Every player's rating history per (league, system), for the /rating chart (issue 7 §4). Replaying a 10,000-race
@@ -48,7 +49,7 @@ export function createHistoryCache(repo: LeagueRepository): HistoryCache {
 		const config = log.config();
 		const system = getSystem(systemId);
 		const params: unknown = system.params(config?.params[systemId]);
-		const replay = createReplay<unknown, unknown>(system, params, { reset: config?.reset });
+		const replay = createReplay<unknown, unknown>(system, params, replayOptionsOf(config));
 		return { seq: -1, races: 0, system, params, replay, histories: new Map() };
 	};
 

@@ -15,6 +15,7 @@ import { requireGuild, requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
 import { nextPost } from './ranking-post-schedule.js';
 import { formatLocal } from './zoned-time.js';
+import type { RetirementReading } from '../ratings/race.js';
 
 /** Leagues of a server: create, configure, describe, list, and find the one a command means. */
 
@@ -39,6 +40,8 @@ export interface ConfigureLeagueInput {
 	readonly organizerRole?: RoleChoice | undefined;
 	readonly rankingChannel?: string | undefined;
 	readonly reset?: 'yearly' | 'none' | undefined;
+	/** How retirements are read (rankRace): `ordered` (the default), `tied` or `excluded`. */
+	readonly retirements?: RetirementReading | undefined;
 	/** Rating parameters as `system.name=value …` (param-text.ts). */
 	readonly parameters?: string | undefined;
 	/** Day of the month of the ranking post, 1–28. */
@@ -222,10 +225,17 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 					throw refused('bad-config', escapeForDiscord(error.message));
 				}
 			}
+			const retirements =
+				input.retirements === undefined
+					? info.config.retirements
+					: input.retirements === 'ordered'
+						? undefined
+						: input.retirements;
 			const updated: LeagueConfig = {
 				...info.config,
 				params,
 				reset,
+				retirements,
 				...(input.headline !== undefined && { headline: checkSystem(input.headline) }),
 				...(input.timezone !== undefined && { timezone: checkTimezone(input.timezone) }),
 				...(organizerRole !== undefined && { organizerRole }),

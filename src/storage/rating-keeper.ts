@@ -9,6 +9,7 @@ import {
 	type RatingIndexEntry,
 	type RawRatingSnapshot,
 } from './records.js';
+import { replayOptionsOf } from '../league/replay-options.js';
 
 /**
  * Ratings of one league, per system: an in-memory replay kept at the head of the log, backed by snapshots in the
@@ -74,8 +75,12 @@ export function createRatingKeeper({
 	const restore = async (log: LeagueLog, system: AnyRatingSystem, entries: readonly RatingIndexEntry[]) => {
 		const config = log.config();
 		const params: unknown = system.params(config?.params[system.id]);
-		const options = { reset: config?.reset };
-		const paramsKey = JSON.stringify([config?.params[system.id] ?? {}, config?.reset ?? null]);
+		const options = replayOptionsOf(config);
+		const paramsKey = JSON.stringify([
+			config?.params[system.id] ?? {},
+			config?.reset ?? null,
+			config?.retirements ?? null,
+		]);
 		const fresh = (): Current => ({
 			replay: createReplay(system, params, options),
 			paramsKey,

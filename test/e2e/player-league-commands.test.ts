@@ -64,6 +64,7 @@ describe('/league config', () => {
 				'Time zone: Europe/Budapest',
 				'Organizers: Manage Server',
 				'Yearly reset: no',
+				'Retirements: below the finishers, in their order',
 			].join('\n'),
 		);
 		const log = await events();

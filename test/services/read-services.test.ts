@@ -47,6 +47,35 @@ describe('rating service', () => {
 		expect(alice.summary!.provisional).toBe(alice.summary!.uncertainty! > 90);
 	});
 
+	it('a change of how retirements are read replays every system, and /rating follows (issue 10 §3)', async () => {
+		await addRace(w, '1. Carol\n2. Alice\nDNF Bob\nDNF Dave');
+		const withDnf = (reading: 'ordered' | 'tied' | 'excluded') => {
+			const r4: Race = {
+				id: 'R4',
+				entries: [
+					{ player: '#3', position: 1, status: 'finished' },
+					{ player: '#1', position: 2, status: 'finished' },
+					{ player: '#2', position: 3, status: 'DNF' },
+					{ player: '#4', position: 4, status: 'DNF' },
+				],
+			};
+			const folyami = getSystem('folyami');
+			return replayHistory(folyami, folyami.params(), [...races, r4], { retirements: reading }).standings();
+		};
+		const bob = async () => (await w.services.ratings.rating(member, { player: 'Bob' })).summary?.rating;
+		expect(await bob()).toBe(withDnf('ordered').find((s) => s.player === '#2')!.rating);
+		for (const reading of ['tied', 'excluded', 'ordered'] as const) {
+			const info = await w.services.leagues.configure(organizer, undefined, { retirements: reading });
+			expect(info.config.retirements).toBe(reading === 'ordered' ? undefined : reading);
+			expect(await bob()).toBe(withDnf(reading).find((s) => s.player === '#2')!.rating);
+		}
+		// The three readings differ here, so the test can tell them apart.
+		expect(
+			new Set((['ordered', 'tied', 'excluded'] as const).map((r) => withDnf(r).find((s) => s.player === '#2')!.rating))
+				.size,
+		).toBe(3);
+	});
+
 	it('reports the rating module’s numbers, rank and last change', async () => {
 		const folyami = getSystem('folyami');
 		const last = new Map<string, { before: number; after: number }>();

@@ -4,16 +4,21 @@ import {
 	parseCommandArgs,
 	required,
 	resetArg,
+	retirementsArg,
 	systemArg,
 	UsageError,
 } from '../args.js';
 import { loadHistory, num, type CliCommand } from '../command.js';
 import { calibrate, DEFAULT_MAX_EVALUATIONS, type CalibrationResult } from '../../analysis/calibrate.js';
+import { calibrateChoices, type ChoiceResult } from '../../analysis/calibrate-choices.js';
+import type { AnyRatingSystem } from '../../ratings/types.js';
 
 const options = {
 	input: { type: 'string' },
 	system: { type: 'string' },
 	reset: { type: 'string' },
+	retirements: { type: 'string' },
+	choices: { type: 'boolean' },
 	param: { type: 'string', multiple: true },
 	'max-evaluations': { type: 'string' },
 	search: { type: 'string' },
@@ -46,11 +51,50 @@ function table(result: CalibrationResult, input: string, reset: string | undefin
 	return lines.join('\n');
 }
 
+/** The settings of a league that reproduce a combination: `/league config` options and parameters. */
+function settingsOf(system: AnyRatingSystem, result: ChoiceResult): string {
+	const parameters = Object.entries(result.calibration.bestOverrides)
+		.map(([name, value]) => `${system.id}.${name}=${typeof value === 'number' ? num(value) : String(value)}`)
+		.join(' ');
+	const { retirements, reset } = result.choices;
+	return `reset:${reset} retirements:${retirements}${parameters === '' ? '' : ` parameters:${parameters}`}`;
+}
+
+function choicesTable(system: AnyRatingSystem, results: readonly ChoiceResult[], input: string): string {
+	const best = results[0]!;
+	const lines = [
+		`calibrate ${system.id} on ${input}: ${results.length} combinations of the choices, each calibrated on its numbers`,
+		`  ${'retirements'.padEnd(11)} ${'reset'.padEnd(6)} ${'forgetting'.padEnd(10)} ${'races'.padStart(5)} ${'LL'.padStart(9)}  best numbers`,
+	];
+	for (const { choices, calibration } of results) {
+		const numbers = Object.entries(calibration.bestPoint)
+			.map(([name, value]) => `${name}=${show(value)}`)
+			.join(' ');
+		lines.push(
+			`  ${choices.retirements.padEnd(11)} ${choices.reset.padEnd(6)} ${choices.forgetting.padEnd(10)} ` +
+				`${String(calibration.races).padStart(5)} ${calibration.bestLogLikelihood.toFixed(2).padStart(9)}  ${numbers || '-'}`,
+		);
+	}
+	const next = results[1];
+	lines.push(
+		`best: ${best.choices.retirements} retirements, ${best.choices.reset === 'yearly' ? 'a yearly reset' : 'no reset'}` +
+			(best.choices.forgetting === 'n/a' ? '' : `, forgetting ${best.choices.forgetting}`) +
+			(next === undefined
+				? ''
+				: ` (${(best.calibration.bestLogLikelihood - next.calibration.bestLogLikelihood).toFixed(2)} nats ahead of the next)`),
+		`settings (for /league config): ${settingsOf(system, best)}`,
+		'  note: a reading of retirements that leaves them out scores fewer or other races only when a race is all retirements;',
+		'  the log-likelihoods compare the same races otherwise.',
+	);
+	return lines.join('\n');
+}
+
 export default {
 	name: 'calibrate',
 	summary: 'tune a system’s main parameters on a history by the backtest’s winner log-likelihood',
-	usage: `pitwall calibrate --input <history.csv> --system <id> [--reset yearly] [--param name=value ...]
-                  [--max-evaluations ${DEFAULT_MAX_EVALUATIONS}] [--search name,...] [--json]
+	usage: `pitwall calibrate --input <history.csv> --system <id> [--reset yearly] [--retirements ordered|tied|excluded]
+                  [--param name=value ...] [--max-evaluations ${DEFAULT_MAX_EVALUATIONS}] [--search name,...] [--json]
+       pitwall calibrate --input <history.csv> --system <id> --choices [--param name=value ...]
 
 Searches the system's main parameters (folyami k; glicko initialRd and, with dates, c; endure/speed k, or kInf
 with --param extended=true, and with dates and without --reset the forgetting half-life, phi = 2^(-1/days)) to
@@ -58,7 +102,11 @@ maximise the backtest's winner log-likelihood, with at most --max-evaluations ba
 Prints the defaults → best, the gain, then the best parameters as --param lines (or JSON with --json).
 --param name=value    fixed parameters; a searched one is also the starting point.
 --search name,...     search only these (names as printed, e.g. k or halfLifeDays).
---reset yearly        restart every rating at the first race of each calendar year (needs dates).`,
+--reset yearly        restart every rating at the first race of each calendar year (needs dates).
+--retirements R       read retirements (DNF) in their order (ordered, the default), tied at the back, or excluded.
+--choices             also search the choices that are not numbers: every reading of retirements (when the history
+                      has any), yearly reset or not (with dates), and for endure/speed forgetting on or off; each
+                      combination calibrated on its numbers (at most 30 backtests each), best first.`,
 	run(argv, io) {
 		const { values, positionals } = parseCommandArgs(argv, options);
 		noExtraPositionals(positionals);
@@ -77,13 +125,21 @@ Prints the defaults → best, the gain, then the best parameters as --param line
 			?.split(',')
 			.map((name) => name.trim())
 			.filter((name) => name !== '');
+		const retirements = retirementsArg(values.retirements);
 		const input = required(values.input, 'input');
 		const races = loadHistory(input, io);
+		if (values.choices) {
+			if (reset !== undefined || retirements !== undefined || only !== undefined) {
+				throw new UsageError('--choices searches --reset and --retirements itself, and every number: leave those out');
+			}
+			io.out(choicesTable(system, calibrateChoices(system, races, { fixed }), input) + '\n');
+			return 0;
+		}
 		if (reset !== undefined) {
 			const undated = races.find((race) => race.date === undefined);
 			if (undated) throw new UsageError(`--reset yearly needs dated races; race ${undated.id} has no date`);
 		}
-		const result = calibrate(system, races, { fixed, reset, maxEvaluations, only });
+		const result = calibrate(system, races, { fixed, reset, retirements, maxEvaluations, only });
 		// The form `/league config parameters:` takes (param-text.ts), which `--param` takes too (issue 8 §1): fixed
 		// overrides included, so the league reproduces the best log-likelihood.
 		const parameters = Object.entries(result.bestOverrides)
