@@ -42,6 +42,8 @@ export interface LeagueStats {
 	readonly seq: number;
 	/** Confirmed races in the log. */
 	readonly races: number;
+	/** The latest date among them (`YYYY-MM-DD`); undefined when none is dated. */
+	readonly lastDate?: string | undefined;
 	/** In registry order (ratings/index.ts). */
 	readonly systems: readonly SystemStats[];
 	/**
@@ -92,7 +94,9 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 		}));
 		const rated = state.ratedRaces();
 		const slicer = createSlicer();
+		let lastDate: string | undefined;
 		for (const { race } of rated) {
+			if (race.date !== undefined && (lastDate === undefined || race.date > lastDate)) lastDate = race.date;
 			for (const scoring of scorings) {
 				const prediction = scoring.run.score(race);
 				if (prediction !== undefined) scoring.stats.add(prediction);
@@ -104,7 +108,7 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 			backtest: s.run.result(),
 			stats: s.stats.result(),
 		}));
-		return { seq: state.seq(), races: rated.length, systems, best: bestPredictor(systems) };
+		return { seq: state.seq(), races: rated.length, lastDate, systems, best: bestPredictor(systems) };
 	};
 
 	return {

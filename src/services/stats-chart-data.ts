@@ -9,7 +9,7 @@ export const CHARTED_SYSTEMS = 3;
  * those that scored races, best first, each with its non-empty deciles. Titled with the league and the day of its
  * last dated race (or its count of races when none is dated).
  */
-export function reliabilityChartOf(stats: LeagueStats, lastDay: string | undefined): ReliabilityChart {
+export function reliabilityChartOf(stats: LeagueStats): ReliabilityChart {
 	const ranked = stats.systems
 		.filter((s) => s.backtest.races > 0)
 		.sort((a, b) => b.backtest.winner_log_likelihood - a.backtest.winner_log_likelihood)
@@ -17,7 +17,7 @@ export function reliabilityChartOf(stats: LeagueStats, lastDay: string | undefin
 	return {
 		league: stats.league.config.name,
 		system: 'calibration',
-		asOf: lastDay ?? `${stats.races} races`,
+		asOf: stats.lastDate ?? `${stats.races} races`,
 		series: ranked.map((s) => ({
 			system: s.system,
 			points: s.stats.reliability.flatMap((bin) =>
