@@ -6,7 +6,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../../src/formats/embed.js';
-import type { LeagueStats, SystemStats } from '../../src/services/league-stats-service.js';
+import { rankSystems, type LeagueStats, type SystemStats } from '../../src/services/league-stats-service.js';
 import { CHARTED_SYSTEMS, reliabilityChartOf } from '../../src/services/stats-chart-data.js';
 import { embedOf } from '../embed.js';
 import { actorOf, chartFiles, servicesOf } from '../shared.js';
@@ -35,19 +35,11 @@ function bestLine(stats: LeagueStats): string {
 	return `${head}, ${best.next.margin.toFixed(1)} ahead of ${best.next.system} (${perRace.toFixed(3)} a race).`;
 }
 
-/** Best first: by winner log-likelihood, the systems that scored no race last. */
-const ranked = (systems: readonly SystemStats[]) =>
-	[...systems].sort(
-		(a, b) =>
-			Number(b.backtest.races > 0) - Number(a.backtest.races > 0) ||
-			b.backtest.winner_log_likelihood - a.backtest.winner_log_likelihood,
-	);
-
 export function statsEmbed(stats: LeagueStats, chart: string | undefined): EmbedSpec {
 	const table = [
 		'```',
 		`${'system'.padEnd(8)}${'winner LL'.padStart(10)}${'Brier'.padStart(7)}${'picked'.padStart(8)}${'races'.padStart(7)}`,
-		...ranked(stats.systems).map(row),
+		...rankSystems(stats.systems).map(row),
 		'```',
 	];
 	return {

@@ -63,20 +63,29 @@ interface Scoring {
 	readonly stats: PredictionStatsAccumulator;
 }
 
+/**
+ * Best first: the systems that scored the most races by winner log-likelihood, then those that scored fewer (a
+ * system that cannot rate some races, e.g. stk without finish times, sums fewer terms: its total is not comparable),
+ * and so on; systems that scored no race last.
+ */
+export function rankSystems(systems: readonly SystemStats[]): SystemStats[] {
+	return [...systems].sort(
+		(a, b) =>
+			b.backtest.races - a.backtest.races || b.backtest.winner_log_likelihood - a.backtest.winner_log_likelihood,
+	);
+}
+
 /** The best predictor of scored systems, as LeagueStats.best documents. */
 export function bestPredictor(systems: readonly SystemStats[]): BestPredictor | undefined {
-	const most = Math.max(0, ...systems.map((s) => s.backtest.races));
-	if (most === 0) return undefined;
-	const ranked = systems
-		.filter((s) => s.backtest.races === most)
-		.sort((a, b) => b.backtest.winner_log_likelihood - a.backtest.winner_log_likelihood);
-	const [first, second] = ranked;
+	const [first, second] = rankSystems(systems);
+	if (first === undefined || first.backtest.races === 0) return undefined;
+	const ll = (s: SystemStats) => s.backtest.winner_log_likelihood;
 	return {
-		system: first!.system,
-		next: second && {
-			system: second.system,
-			margin: first!.backtest.winner_log_likelihood - second.backtest.winner_log_likelihood,
-		},
+		system: first.system,
+		next:
+			second !== undefined && second.backtest.races === first.backtest.races
+				? { system: second.system, margin: ll(first) - ll(second) }
+				: undefined,
 	};
 }
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { raceSystems } from '../../src/ratings/index.js';
-import { bestPredictor, type SystemStats } from '../../src/services/league-stats-service.js';
+import { bestPredictor, rankSystems, type SystemStats } from '../../src/services/league-stats-service.js';
 import { addRace, member, organizer, world, type World } from './helpers.js';
 
 /** Issue 10 §3: /league stats scores the league's own history exactly as `pitwall backtest` scores it as a CSV. */
@@ -154,6 +154,11 @@ describe('league stats service', () => {
 			next: { system: 'a', margin: 2 },
 		});
 		expect(bestPredictor([s('a', 10, -9)])).toEqual({ system: 'a', next: undefined });
+		// a runner-up that scored fewer races is not compared (stk rates only F1's fully timed races)
+		expect(bestPredictor([s('stk', 19, -53), s('a', 10, -9)])).toEqual({ system: 'stk', next: undefined });
+		expect(bestPredictor([s('a', 873, -1900), s('stk', 19, -53)])).toEqual({ system: 'a', next: undefined });
+		const order = rankSystems([s('a', 10, -9), s('b', 8, -1), s('c', 10, -7), s('d', 0, 0), s('e', 8, -3)]);
+		expect(order.map((x) => x.system)).toEqual(['c', 'a', 'b', 'e', 'd']);
 		expect(bestPredictor([s('a', 0, 0)])).toBeUndefined();
 	});
 });
