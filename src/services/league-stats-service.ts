@@ -21,6 +21,9 @@ import type { LeagueService } from './league-service.js';
  * (event-loop.ts), and the answer is kept per league until its log moves on (its seq).
  */
 
+/** Leagues whose answer is kept; the least recently asked is dropped past this. */
+const KEPT_LEAGUES = 64;
+
 /** Fewer scored races than this: the numbers say little, and /league stats says so instead. */
 export const MIN_STATS_RACES = 5;
 
@@ -124,14 +127,16 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 		async stats(actor, input) {
 			const league = await leagues.resolve(actor, input.league);
 			let kept = cache.get(league.id);
+			cache.delete(league.id); // set again below: the map's order is the order of use, least recent first
 			if (kept === undefined || kept.seq !== league.seq) {
 				const answer = compute(league);
 				kept = { seq: league.seq, answer };
-				cache.set(league.id, kept);
 				answer.catch(() => {
 					if (cache.get(league.id) === kept) cache.delete(league.id); // a failure is not kept: the next call tries again
 				});
 			}
+			cache.set(league.id, kept);
+			for (const idle of [...cache.keys()].slice(0, Math.max(0, cache.size - KEPT_LEAGUES))) cache.delete(idle);
 			const result = { league, ...(await kept.answer) };
 			const scored = Math.max(0, ...result.systems.map((s) => s.backtest.races));
 			if (scored < MIN_STATS_RACES) {

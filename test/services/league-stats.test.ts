@@ -6,6 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { raceSystems } from '../../src/ratings/index.js';
 import { bestPredictor, rankSystems, type SystemStats } from '../../src/services/league-stats-service.js';
+import { reliabilityChartOf } from '../../src/services/stats-chart-data.js';
 import { addRace, member, organizer, world, type World } from './helpers.js';
 
 /** Issue 10 §3: /league stats scores the league's own history exactly as `pitwall backtest` scores it as a CSV. */
@@ -112,13 +113,31 @@ describe('league stats service', () => {
 		await importedLeague(w, 'Zak', sampleText);
 		const stats = await w.services.stats.stats(member, {});
 		// stk rates no race of ZakStunts (no finish times): it scores none and is not compared
-		const scored = stats.systems.filter((s) => s.backtest.races === 293);
-		expect(scored.map((s) => s.system)).toEqual(['folyami', 'glicko', 'endure', 'speed']);
+		const scored = stats.systems
+			.filter((s) => s.backtest.races === 293)
+			.sort((a, b) => b.backtest.winner_log_likelihood - a.backtest.winner_log_likelihood);
+		expect(scored.map((s) => s.system).sort()).toEqual(['endure', 'folyami', 'glicko', 'speed']);
 		const ll = scored.map((s) => s.backtest.winner_log_likelihood).sort((a, b) => b - a);
 		const best = stats.systems.find((s) => s.system === stats.best!.system)!;
 		expect(best.backtest.winner_log_likelihood).toBe(ll[0]);
 		expect(stats.best!.next!.margin).toBe(ll[0]! - ll[1]!);
 		expect(stats.best!.next!.margin).toBeGreaterThan(0);
+		// the chart: the three best, best first, each decile that holds predictions as one point
+		const chart = reliabilityChartOf(stats);
+		expect(chart).toMatchObject({ league: 'Zak', system: 'calibration', asOf: '293 races' });
+		expect(chart.series.map((s) => s.system)).toEqual(scored.map((s) => s.system).slice(0, 3));
+		expect(chart.series[0]!.system).toBe(stats.best!.system);
+		for (const series of chart.series) {
+			const bins = stats.systems.find((s) => s.system === series.system)!.stats.reliability.filter((b) => b.count > 0);
+			expect(series.points).toEqual(
+				bins.map((b) => ({
+					predicted: b.meanPredicted,
+					observed: b.observed,
+					count: b.count,
+					standardError: b.standardError,
+				})),
+			);
+		}
 	});
 
 	it('keeps its answer until the log moves on', async () => {
