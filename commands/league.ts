@@ -1,6 +1,6 @@
 /**
- * `/league create|config|info|import|export|preview-post`. Create needs Manage Server; config, import and preview-post
- * need an organizer of the league (checked by the services).
+ * `/league create|config|info|stats|import|export|preview-post`. Create needs Manage Server; config, import and
+ * preview-post need an organizer of the league (checked by the services).
  */
 import {
 	ApplicationCommandOptionType,
@@ -17,6 +17,7 @@ import { answer } from '../src/discord/reply.js';
 import { rankingPostOf } from '../src/league/ranking-post.js';
 import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
+import { leagueStats } from './league/stats.js';
 import { exportLeague, importLeague } from './league/transfer.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
 import { RETIREMENT_READINGS, type RetirementReading } from '../src/ratings/race.js';
@@ -118,6 +119,12 @@ const data = {
 		{ type: Subcommand, name: 'info', description: 'Show a league’s settings and size', options: [leagueOption] },
 		{
 			type: Subcommand,
+			name: 'stats',
+			description: 'How well each rating system predicted this league’s winners, with a reliability chart',
+			options: [leagueOption],
+		},
+		{
+			type: Subcommand,
 			name: 'import',
 			description: 'Import a whole history into a league without races (organizers)',
 			options: [
@@ -197,7 +204,8 @@ export default {
 	defer: 'none',
 	// `info` may open a big league (issue 9 item 2); `config` defers when slow (new parameters replay every rating),
 	// so that a refusal stays the ephemeral reply. `import`, `export` and `preview-post` defer themselves, ephemerally.
-	subcommandDefer: { info: 'public' },
+	// `stats` backtests every system over the league's history and draws a chart (issue 10 §3).
+	subcommandDefer: { info: 'public', stats: 'public' },
 	async execute(interaction, ctx) {
 		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);
@@ -247,6 +255,8 @@ export default {
 				].join('\n');
 				return answer(interaction, { content }, { ephemeral: false });
 			}
+			case 'stats':
+				return leagueStats(interaction, ctx);
 			case 'import':
 				return importLeague(interaction, ctx);
 			case 'export':

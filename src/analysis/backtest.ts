@@ -34,6 +34,69 @@ export interface RacePrediction {
 	readonly pWinner: number;
 	/** Σ_i (p_i - o_i)² over the field, the tied winners merged into one class. */
 	readonly brier: number;
+	/** P(win) of each racer of the rated field, in the field's order (rank order). */
+	readonly p: readonly number[];
+	/** Whether each racer of the field is in the first tie group (the actual winner). */
+	readonly won: readonly boolean[];
+}
+
+/**
+ * A backtest one race at a time, so that a caller can yield between races (the `/league stats` service, issue 10 §3);
+ * `backtest` below is this over a whole history: the same operations in the same order, so the same bits.
+ */
+export interface IncrementalBacktest {
+	/** Replay one race, scoring it first; returns its prediction, or undefined when it was not scored. */
+	score(race: Race): RacePrediction | undefined;
+	result(): BacktestResult;
+}
+
+export function createBacktest<S, P>(
+	system: RatingSystem<S, P>,
+	params: P,
+	options: ReplayOptions = {},
+): IncrementalBacktest {
+	const replay = createReplay(system, params, options);
+	const pWinners: number[] = [];
+	let logLikelihood = 0;
+	let brierSum = 0;
+	let skipped = 0;
+	return {
+		score(race) {
+			const prepared = replay.prepare(race);
+			const { field } = prepared;
+			const outcome = replay.commit(prepared);
+			if (outcome.skipped !== undefined) {
+				skipped++;
+				return undefined;
+			}
+			if (field.length === 0) return undefined; // nobody rated (all DNS/DSQ): nothing to predict
+			const p = winProbabilities(field.map((entry) => system.performance(entry.state, params)));
+			const winningRank = field[0]!.rank;
+			const won = field.map((entry) => entry.rank === winningRank);
+			let pWinner = 0;
+			let brierLosers = 0;
+			field.forEach((_, i) => {
+				if (won[i]) pWinner += p[i]!;
+				else brierLosers += p[i]! ** 2;
+			});
+			const brier = (pWinner - 1) ** 2 + brierLosers;
+			pWinners.push(pWinner);
+			logLikelihood += Math.log(pWinner);
+			brierSum += brier;
+			return { race: race.id, pWinner, brier, p, won };
+		},
+		result() {
+			const n = pWinners.length;
+			const sorted = [...pWinners].sort((a, b) => a - b);
+			return {
+				races: n,
+				skipped,
+				winner_log_likelihood: logLikelihood,
+				p_winner_quartiles: n === 0 ? null : [quantile(sorted, 0.25), quantile(sorted, 0.5), quantile(sorted, 0.75)],
+				brier_winner: n === 0 ? null : brierSum / n,
+			};
+		},
+	};
 }
 
 export function backtest<S, P>(
@@ -43,43 +106,12 @@ export function backtest<S, P>(
 	options: ReplayOptions = {},
 	onRace?: (prediction: RacePrediction) => void,
 ): BacktestResult {
-	const replay = createReplay(system, params, options);
-	const pWinners: number[] = [];
-	let logLikelihood = 0;
-	let brierSum = 0;
-	let skipped = 0;
+	const run = createBacktest(system, params, options);
 	for (const race of races) {
-		const prepared = replay.prepare(race);
-		const { field } = prepared;
-		const outcome = replay.commit(prepared);
-		if (outcome.skipped !== undefined) {
-			skipped++;
-			continue;
-		}
-		if (field.length === 0) continue; // nobody rated (all DNS/DSQ): nothing to predict
-		const p = winProbabilities(field.map((entry) => system.performance(entry.state, params)));
-		const winningRank = field[0]!.rank;
-		let pWinner = 0;
-		let brierLosers = 0;
-		field.forEach((entry, i) => {
-			if (entry.rank === winningRank) pWinner += p[i]!;
-			else brierLosers += p[i]! ** 2;
-		});
-		const brier = (pWinner - 1) ** 2 + brierLosers;
-		pWinners.push(pWinner);
-		logLikelihood += Math.log(pWinner);
-		brierSum += brier;
-		onRace?.({ race: race.id, pWinner, brier });
+		const prediction = run.score(race);
+		if (prediction !== undefined) onRace?.(prediction);
 	}
-	const n = pWinners.length;
-	const sorted = pWinners.sort((a, b) => a - b);
-	return {
-		races: n,
-		skipped,
-		winner_log_likelihood: logLikelihood,
-		p_winner_quartiles: n === 0 ? null : [quantile(sorted, 0.25), quantile(sorted, 0.5), quantile(sorted, 0.75)],
-		brier_winner: n === 0 ? null : brierSum / n,
-	};
+	return run.result();
 }
 
 /** Quantile of sorted values by linear interpolation between order statistics (R type 7, numpy's default). */

@@ -76,11 +76,37 @@ export interface OddsChart extends ChartTitle {
 	readonly headToHead?: { readonly first: string; readonly second: string; readonly pFirst: number } | undefined;
 }
 
+/** One bin of a reliability chart (issue 10 §3): predictions of P(win) in one decile, against what happened. */
+export interface ReliabilityChartPoint {
+	/** Mean predicted P(win) of the bin, 0..1. */
+	readonly predicted: number;
+	/** Observed win frequency of the bin, 0..1. */
+	readonly observed: number;
+	/** Predictions in the bin (the point's size). */
+	readonly count: number;
+	/** Standard error of `observed` (an error bar of ±1 SE); absent: no bar. */
+	readonly standardError?: number | undefined;
+}
+
+export interface ReliabilityChartSeries {
+	/** System id, e.g. `endure`. */
+	readonly system: string;
+	/** Non-empty bins, by predicted P. */
+	readonly points: readonly ReliabilityChartPoint[];
+}
+
+/** Predicted P(win) against observed win frequency by decile, one series per system (one to four). */
+export interface ReliabilityChart extends ChartTitle {
+	readonly series: readonly ReliabilityChartSeries[];
+}
+
 /** One renderer for the life of the process (chartjs-node-canvas leaks when re-created per chart). */
 export interface ChartRenderer {
 	ratingHistory(chart: RatingHistoryChart, theme?: ChartTheme): Promise<Buffer>;
 	leaderboard(chart: LeaderboardChart, theme?: ChartTheme): Promise<Buffer>;
 	odds(chart: OddsChart, theme?: ChartTheme): Promise<Buffer>;
+	/** `/league stats` (issue 10 §3). */
+	reliability(chart: ReliabilityChart, theme?: ChartTheme): Promise<Buffer>;
 	/** Free the worker or canvas resources (tests, shutdown). */
 	close(): Promise<void>;
 }

@@ -37,6 +37,7 @@ export function createChartRenderer(options: ChartRendererOptions = {}): Measure
 		ratingHistory: (chart, theme = defaultTheme) => png({ kind: 'ratingHistory', chart, theme }),
 		leaderboard: (chart, theme = defaultTheme) => png({ kind: 'leaderboard', chart, theme }),
 		odds: (chart, theme = defaultTheme) => png({ kind: 'odds', chart, theme }),
+		reliability: (chart, theme = defaultTheme) => png({ kind: 'reliability', chart, theme }),
 		close: async () => {
 			closed = true;
 			await worker?.close();

@@ -6,6 +6,7 @@ import { createDailyStandingsService, type DailyStandingsService } from './daily
 import { createRankingComposer } from './ranking-composer.js';
 import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
 import { createLeagueService, type LeagueService } from './league-service.js';
+import { createLeagueStatsService, type LeagueStatsService } from './league-stats-service.js';
 import { createLeagueTransferService, type LeagueTransferService } from './league-transfer-service.js';
 import { createOddsService, type OddsService } from './odds-service.js';
 import { createPlayerService, type PlayerService } from './player-service.js';
@@ -19,6 +20,8 @@ export interface Services {
 	readonly leagues: LeagueService;
 	/** `/league import` and `/league export`. */
 	readonly transfer: LeagueTransferService;
+	/** `/league stats`: each system's predictions backtested on the league's own history (issue 10 §3). */
+	readonly stats: LeagueStatsService;
 	readonly races: RaceService;
 	readonly ratings: RatingService;
 	readonly odds: OddsService;
@@ -54,6 +57,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 	return {
 		leagues,
 		transfer: createLeagueTransferService(repo, leagues, clock),
+		stats: createLeagueStatsService(repo, leagues),
 		races: createRaceService(repo, leagues, { ...options, clock, changes }),
 		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),

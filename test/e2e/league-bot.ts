@@ -10,6 +10,7 @@ import { Events, MessageFlags, PermissionFlagsBits, type Client } from 'discord.
 import { once } from 'node:events';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buttons, commands } from '../../commands/index.js';
+import { createChartRenderer } from '../../src/charts/create-chart-renderer.js';
 import { startBot } from '../../src/discord/client.js';
 import { createLogger } from '../../src/logger.js';
 import { createServices } from '../../src/services/index.js';
@@ -113,12 +114,15 @@ export interface LeagueBotOptions {
 	/** The store under the repository (default: a fresh memory store); a faulty one injects write failures. */
 	readonly store?: Store;
 	readonly repo?: LeagueRepositoryOptions;
+	/** Give the commands the app's chart renderer (a worker thread), as the bot has it (default: none, no charts). */
+	readonly charts?: boolean;
 }
 
 export function useLeagueBot(options: LeagueBotOptions = {}): LeagueBot {
 	let fake: FakeDiscord | undefined;
 	let client: Client | undefined;
 	let repo: LeagueRepository | undefined;
+	const charts = options.charts === true ? createChartRenderer() : undefined;
 
 	beforeAll(async () => {
 		fake = await startFakeDiscord();
@@ -126,7 +130,7 @@ export function useLeagueBot(options: LeagueBotOptions = {}): LeagueBot {
 		const log = createLogger({ level: 'silent' });
 		client = await startBot({
 			config: { DISCORD_API_URL: fake.apiUrl, DISCORD_TOKEN: fake.token },
-			context: { log, services: createServices(repo) },
+			context: { log, services: createServices(repo), charts },
 			commands,
 			buttons,
 		});
@@ -136,6 +140,7 @@ export function useLeagueBot(options: LeagueBotOptions = {}): LeagueBot {
 	afterAll(async () => {
 		await client?.destroy();
 		await fake?.close();
+		await charts?.close();
 	});
 
 	const started = () => {
