@@ -1,6 +1,7 @@
-import { createReplay, type ReplayOptions } from '../league/replay.js';
+import { createReplay, type PreparedRace, type ReplayOptions } from '../league/replay.js';
+import { rankRace } from '../ratings/race.js';
 import { winProbabilities } from '../ratings/odds.js';
-import type { Race, RatingSystem } from '../ratings/types.js';
+import type { FieldEntry, Race, RatingSystem } from '../ratings/types.js';
 
 /**
  * Backtest: replay a history and, before each race, score the system's prediction of the winner.
@@ -56,6 +57,14 @@ export function createBacktest<S, P>(
 	options: ReplayOptions = {},
 ): IncrementalBacktest {
 	const replay = createReplay(system, params, options);
+	/** The retirements of a race left out of its rating, with their states as the race found them. */
+	const retired = (race: Race, prepared: PreparedRace<S>): FieldEntry<S>[] =>
+		rankRace(race)
+			.filter((entry) => entry.status === 'DNF')
+			.map((entry) => ({
+				...entry,
+				state: prepared.reset ? system.newcomer(params) : replay.stateAt(entry.player, race.date),
+			}));
 	const pWinners: number[] = [];
 	let logLikelihood = 0;
 	let brierSum = 0;
@@ -63,13 +72,17 @@ export function createBacktest<S, P>(
 	return {
 		score(race) {
 			const prepared = replay.prepare(race);
-			const { field } = prepared;
+			// Before the race nobody knows who will retire: the prediction is over every starter, whatever reading of
+			// retirements rates the race (issue 10 §3: leaving them out of the field would make the winner easier to
+			// pick and favour that reading in calibrate --choices).
+			const field =
+				options.retirements === 'excluded' ? [...prepared.field, ...retired(race, prepared)] : prepared.field;
 			const outcome = replay.commit(prepared);
 			if (outcome.skipped !== undefined) {
 				skipped++;
 				return undefined;
 			}
-			if (field.length === 0) return undefined; // nobody rated (all DNS/DSQ): nothing to predict
+			if (prepared.field.length === 0) return undefined; // nobody rated (all DNS/DSQ, or all retired and left out)
 			const p = winProbabilities(field.map((entry) => system.performance(entry.state, params)));
 			const winningRank = field[0]!.rank;
 			const won = field.map((entry) => entry.rank === winningRank);

@@ -10,6 +10,7 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { replayOptionsOf } from '../league/replay-options.js';
 
 /**
  * `/league stats` (issue 10 §3): how well each race system predicted this league's own winners. Every confirmed race
@@ -101,7 +102,7 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 		const config = state.config() ?? league.config;
 		const scorings: Scoring[] = raceSystems.map((system) => ({
 			system: system.id,
-			run: createBacktest(system, system.params(config.params[system.id]), { reset: config.reset }),
+			run: createBacktest(system, system.params(config.params[system.id]), replayOptionsOf(config)),
 			stats: createPredictionStats(),
 		}));
 		const rated = state.ratedRaces();
