@@ -76,11 +76,25 @@ export interface OddsChart extends ChartTitle {
 	readonly headToHead?: { readonly first: string; readonly second: string; readonly pFirst: number } | undefined;
 }
 
+export interface ForecastChartRow {
+	readonly name: string;
+	readonly pTitle: number;
+}
+
+/** The championship forecast (issue 10 §4): P(title) per contender as horizontal bars. */
+export interface ForecastChart extends ChartTitle {
+	/** Sorted by P(title), descending; the chart draws the first MAX_FORECAST_BARS. */
+	readonly rows: readonly ForecastChartRow[];
+	/** E.g. `100,000 seasons · 5 races left · f1 points`. */
+	readonly subtitle: string;
+}
+
 /** One renderer for the life of the process (chartjs-node-canvas leaks when re-created per chart). */
 export interface ChartRenderer {
 	ratingHistory(chart: RatingHistoryChart, theme?: ChartTheme): Promise<Buffer>;
 	leaderboard(chart: LeaderboardChart, theme?: ChartTheme): Promise<Buffer>;
 	odds(chart: OddsChart, theme?: ChartTheme): Promise<Buffer>;
+	forecast(chart: ForecastChart, theme?: ChartTheme): Promise<Buffer>;
 	/** Free the worker or canvas resources (tests, shutdown). */
 	close(): Promise<void>;
 }

@@ -37,6 +37,7 @@ export function createChartRenderer(options: ChartRendererOptions = {}): Measure
 		ratingHistory: (chart, theme = defaultTheme) => png({ kind: 'ratingHistory', chart, theme }),
 		leaderboard: (chart, theme = defaultTheme) => png({ kind: 'leaderboard', chart, theme }),
 		odds: (chart, theme = defaultTheme) => png({ kind: 'odds', chart, theme }),
+		forecast: (chart, theme = defaultTheme) => png({ kind: 'forecast', chart, theme }),
 		close: async () => {
 			closed = true;
 			await worker?.close();

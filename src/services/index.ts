@@ -7,6 +7,7 @@ import { createRankingComposer } from './ranking-composer.js';
 import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
 import { createLeagueService, type LeagueService } from './league-service.js';
 import { createLeagueTransferService, type LeagueTransferService } from './league-transfer-service.js';
+import { createForecastService, type ForecastService } from './forecast-service.js';
 import { createOddsService, type OddsService } from './odds-service.js';
 import { createPlayerService, type PlayerService } from './player-service.js';
 import { createRaceService, type RaceService, type RaceServiceOptions } from './race-service.js';
@@ -22,6 +23,8 @@ export interface Services {
 	readonly races: RaceService;
 	readonly ratings: RatingService;
 	readonly odds: OddsService;
+	/** `/forecast` (issue 10 §4). */
+	readonly forecast: ForecastService;
 	readonly leaderboard: LeaderboardService;
 	readonly players: PlayerService;
 	readonly autocomplete: AutocompleteService;
@@ -57,6 +60,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		races: createRaceService(repo, leagues, { ...options, clock, changes }),
 		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),
+		forecast: createForecastService(repo, leagues, clock),
 		leaderboard: createLeaderboardService(repo, leagues, clock),
 		players: createPlayerService(repo, leagues),
 		autocomplete: createAutocompleteService(repo, leagues),
