@@ -18,6 +18,7 @@ import { ParamError } from '../ratings/types.js';
 const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 	replay: () => import('./commands/replay.js'),
 	odds: () => import('./commands/odds.js'),
+	forecast: () => import('./commands/forecast.js'),
 	backtest: () => import('./commands/backtest.js'),
 	import: () => import('./commands/import.js'),
 	relrank: () => import('./commands/relrank.js'),
