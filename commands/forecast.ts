@@ -34,13 +34,15 @@ const data = {
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 const fmtPoints = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+/** The Monte Carlo error, one digit finer than the probability it qualifies (100,000 seasons: at most ± 0.16%). */
+export const fmtMcError = (se: number): string => `${(se * 100).toFixed(2)}%`;
 
 /** The favourites with P(title) ± its Monte Carlo error, P(top 3) and expected final points. */
 export function forecastEmbed(f: ForecastView, chart: string | undefined): EmbedSpec {
 	const shown = f.rows.slice(0, FORECAST_ROWS);
 	const lines = shown.map(
 		(row, i) =>
-			`${i + 1}. **${esc(row.name)}** (${fmtPoints(row.pointsNow)} pts): title ${fmtPct(row.pTitle)} ± ${fmtPct(row.pTitleError)} · top 3 ${fmtPct(row.pTop3)} · expected ${row.expectedPoints.toFixed(1)} pts`,
+			`${i + 1}. **${esc(row.name)}** (${fmtPoints(row.pointsNow)} pts): title ${fmtPct(row.pTitle)} ± ${fmtMcError(row.pTitleError)} · top 3 ${fmtPct(row.pTop3)} · expected ${row.expectedPoints.toFixed(1)} pts`,
 	);
 	const more = f.rows.length - shown.length + f.leftOut;
 	const left = f.racesLeftFromLastYear ? ' (from last year’s number of races)' : '';

@@ -7,6 +7,7 @@ import { Events, type Client } from 'discord.js';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttons, commands } from '../../commands/index.js';
+import { fmtMcError } from '../../commands/forecast.js';
 import { fmtPct } from '../../commands/shared.js';
 import { createChartRenderer } from '../../src/charts/create-chart-renderer.js';
 import type { ChartRenderer } from '../../src/charts/chart-types.js';
@@ -86,7 +87,7 @@ describe('/forecast', () => {
 		);
 		const top = f.rows[0]!;
 		expect(body).toContain(
-			`1. **${top.name}** (${top.pointsNow} pts): title ${fmtPct(top.pTitle)} ± ${fmtPct(top.pTitleError)}`,
+			`1. **${top.name}** (${top.pointsNow} pts): title ${fmtPct(top.pTitle)} ± ${fmtMcError(top.pTitleError)}`,
 		);
 		const embed = dataOf(reply)['embeds'] as EmbedData[];
 		expect(embedLength(embed[0]!)).toBeLessThanOrEqual(6000);
