@@ -18,13 +18,13 @@ import { ParamError } from '../ratings/types.js';
 const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 	replay: () => import('./commands/replay.js'),
 	odds: () => import('./commands/odds.js'),
-	forecast: () => import('./commands/forecast.js'),
 	backtest: () => import('./commands/backtest.js'),
 	import: () => import('./commands/import.js'),
 	relrank: () => import('./commands/relrank.js'),
 	demo: () => import('./commands/demo.js'),
 	calibrate: () => import('./commands/calibrate.js'),
 	scoreboard: () => import('./commands/scoreboard.js'),
+	forecast: () => import('./commands/forecast.js'),
 };
 
 /** Errors that mean "the user gave something wrong": a message and exit code 2, no stack. */
