@@ -14,7 +14,7 @@ import { F1_POINTS } from '../src/formats/points-table.js';
 import { yearOf } from '../src/league/dates.js';
 import { createReplay } from '../src/league/replay.js';
 import { getSystem } from '../src/ratings/index.js';
-import type { Performance, Race } from '../src/ratings/types.js';
+import type { ParamOverrides, Performance, Race } from '../src/ratings/types.js';
 
 const f1Dir = fileURLToPath(new URL('../../shared/data/f1/', import.meta.url));
 const FIELD = 30;
@@ -80,7 +80,7 @@ function championOf(races: readonly Race[]): Map<string, number> {
 	return totals;
 }
 
-function f1Check(systemId: 'endure' | 'glicko' | 'folyami'): void {
+function f1Check(systemId: 'endure' | 'glicko' | 'folyami', overrides?: ParamOverrides, label = 'defaults'): void {
 	const files = {
 		races: readFileSync(`${f1Dir}races.csv`, 'utf8'),
 		results: readFileSync(`${f1Dir}results.csv`, 'utf8'),
@@ -88,7 +88,7 @@ function f1Check(systemId: 'endure' | 'glicko' | 'folyami'): void {
 	};
 	const history = importErgast(files, { from: 1970, to: 2021 }).races;
 	const system = getSystem(systemId);
-	const params: unknown = system.params();
+	const params: unknown = system.params(overrides);
 	const replay = createReplay(system, params);
 	const byYear = new Map<number, Race[]>();
 	for (const race of history) {
@@ -146,7 +146,7 @@ function f1Check(systemId: 'endure' | 'glicko' | 'folyami'): void {
 	}
 	const ms = performance.now() - start;
 	console.log(
-		`\n== F1 1970-2021, ${systemId} (defaults, carried across seasons): forecasts with ${LAST_RACES} races left, modern points`,
+		`\n== F1 1970-2021, ${systemId} (${label}, carried across seasons): forecasts with ${LAST_RACES} races left, modern points`,
 	);
 	if (process.argv.includes('--seasons-table')) for (const row of rows) console.log(row);
 	console.log(`  seasons forecast                        ${seasons}`);
@@ -172,6 +172,9 @@ export function runForecastBench(): void {
 		return;
 	}
 	for (const system of ['endure', 'glicko', 'folyami'] as const) f1Check(system);
+	// Calibrated on this history, carried across seasons (README "Calibration"): in-sample parameters.
+	f1Check('endure', { k: 0.14, phi: 0.999672 }, 'calibrated k 0.140, half-life 2116 days');
+	f1Check('glicko', { initialRd: 41.5, c: 2.07 }, 'calibrated initialRd 41.5, c 2.07');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) runForecastBench();
