@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCalibrateBench } from './calibrate.js';
 import { runChartsBench } from './charts.js';
+import { runForecastBench } from './forecast.js';
 import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
@@ -11,6 +12,7 @@ import { botNodeFlags } from './timing.js';
 
 console.log(`pitwall benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
 await runOddsBench();
+runForecastBench();
 runReplayBench();
 await runRelrankBench();
 await runCalibrateBench();

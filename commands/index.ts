@@ -4,6 +4,7 @@
  */
 import type { ButtonHandler, Command } from '../src/discord/command.js';
 import about from './about.js';
+import forecast from './forecast.js';
 import leaderboard from './leaderboard.js';
 import league from './league.js';
 import odds from './odds.js';
@@ -12,7 +13,7 @@ import race from './race.js';
 import { raceButtons, raceEditButtons } from './race/buttons.js';
 import rating from './rating.js';
 
-export const commands: readonly Command[] = [about, league, race, rating, odds, leaderboard, player];
+export const commands: readonly Command[] = [about, league, race, rating, odds, forecast, leaderboard, player];
 
 /** Button handlers, routed by customId prefix. */
 export const buttons: readonly ButtonHandler[] = [raceButtons, raceEditButtons];

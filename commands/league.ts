@@ -15,6 +15,7 @@ import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { answer } from '../src/discord/reply.js';
 import { rankingPostOf } from '../src/league/ranking-post.js';
+import { F1_POINTS, pointsTableText } from '../src/formats/points-table.js';
 import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
 import { leagueStats } from './league/stats.js';
@@ -114,6 +115,20 @@ const data = {
 						{ name: 'off', value: 'off' },
 					],
 				},
+				// The championship forecast's defaults (issue 10 §4).
+				{
+					type: Text,
+					name: 'points',
+					description: 'Forecast points: f1, motogp, a list like 10,6,4,3,2,1, or default',
+					max_length: 400,
+				},
+				{
+					type: Integer,
+					name: 'best-results',
+					description: 'Dropped results: only the best N race scores count (0: every result counts)',
+					min_value: 0,
+					max_value: 100,
+				},
 			],
 		},
 		{ type: Subcommand, name: 'info', description: 'Show a league’s settings and size', options: [leagueOption] },
@@ -190,6 +205,11 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 		...(usesPost ? [rankingPostText(post)] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
 		`Retirements: ${RETIREMENT_TEXT[c.retirements ?? 'ordered']}`,
+		...(c.points !== undefined || c.bestResults !== undefined
+			? [
+					`Forecast points: ${pointsTableText(c.points ?? F1_POINTS)}${c.bestResults !== undefined ? ` · best ${c.bestResults} results count` : ''}`,
+				]
+			: []),
 		...Object.entries(c.params).map(
 			([system, overrides]) =>
 				`Parameters of \`${system}\`: ${Object.entries(overrides)
@@ -241,6 +261,8 @@ export default {
 						postDay: o.getInteger('post-day') ?? undefined,
 						postHour: o.getInteger('post-hour') ?? undefined,
 						monthlyPost: monthlyPost === 'on' || monthlyPost === 'off' ? monthlyPost : undefined,
+						points: o.getString('points') ?? undefined,
+						bestResults: o.getInteger('best-results') ?? undefined,
 					}),
 				);
 				const content = `Updated **${esc(info.config.name)}**.\n${settingsText(info)}`;

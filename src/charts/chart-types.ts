@@ -100,6 +100,19 @@ export interface ReliabilityChart extends ChartTitle {
 	readonly series: readonly ReliabilityChartSeries[];
 }
 
+export interface ForecastChartRow {
+	readonly name: string;
+	readonly pTitle: number;
+}
+
+/** The championship forecast (issue 10 §4): P(title) per contender as horizontal bars. */
+export interface ForecastChart extends ChartTitle {
+	/** Sorted by P(title), descending; the chart draws the first MAX_FORECAST_BARS. */
+	readonly rows: readonly ForecastChartRow[];
+	/** E.g. `100,000 seasons · 5 races left · f1 points`. */
+	readonly subtitle: string;
+}
+
 /** One renderer for the life of the process (chartjs-node-canvas leaks when re-created per chart). */
 export interface ChartRenderer {
 	ratingHistory(chart: RatingHistoryChart, theme?: ChartTheme): Promise<Buffer>;
@@ -107,6 +120,7 @@ export interface ChartRenderer {
 	odds(chart: OddsChart, theme?: ChartTheme): Promise<Buffer>;
 	/** `/league stats` (issue 10 §3). */
 	reliability(chart: ReliabilityChart, theme?: ChartTheme): Promise<Buffer>;
+	forecast(chart: ForecastChart, theme?: ChartTheme): Promise<Buffer>;
 	/** Free the worker or canvas resources (tests, shutdown). */
 	close(): Promise<void>;
 }

@@ -38,6 +38,7 @@ export function createChartRenderer(options: ChartRendererOptions = {}): Measure
 		leaderboard: (chart, theme = defaultTheme) => png({ kind: 'leaderboard', chart, theme }),
 		odds: (chart, theme = defaultTheme) => png({ kind: 'odds', chart, theme }),
 		reliability: (chart, theme = defaultTheme) => png({ kind: 'reliability', chart, theme }),
+		forecast: (chart, theme = defaultTheme) => png({ kind: 'forecast', chart, theme }),
 		close: async () => {
 			closed = true;
 			await worker?.close();

@@ -8,7 +8,15 @@ import { Canvas, type PngConfig } from 'canvas';
 import type { ChartJSNodeCanvas } from 'chartjs-node-canvas';
 import { chartCanvas } from './chart-canvas.js';
 import { geometryRecorder, type ChartGeometry } from './chart-geometry.js';
-import type { ChartTheme, LeaderboardChart, OddsChart, RatingHistoryChart, ReliabilityChart } from './chart-types.js';
+import type {
+	ChartTheme,
+	ForecastChart,
+	LeaderboardChart,
+	OddsChart,
+	RatingHistoryChart,
+	ReliabilityChart,
+} from './chart-types.js';
+import { forecastConfig } from './forecast-config.js';
 import { leaderboardConfig } from './leaderboard-config.js';
 import { oddsConfig } from './odds-config.js';
 import { ratingHistoryConfig } from './rating-history-config.js';
@@ -18,7 +26,8 @@ export type ChartRequest =
 	| { readonly kind: 'ratingHistory'; readonly chart: RatingHistoryChart; readonly theme: ChartTheme }
 	| { readonly kind: 'leaderboard'; readonly chart: LeaderboardChart; readonly theme: ChartTheme }
 	| { readonly kind: 'odds'; readonly chart: OddsChart; readonly theme: ChartTheme }
-	| { readonly kind: 'reliability'; readonly chart: ReliabilityChart; readonly theme: ChartTheme };
+	| { readonly kind: 'reliability'; readonly chart: ReliabilityChart; readonly theme: ChartTheme }
+	| { readonly kind: 'forecast'; readonly chart: ForecastChart; readonly theme: ChartTheme };
 
 export interface ChartSize {
 	readonly width: number;
@@ -43,6 +52,8 @@ function configFor(request: ChartRequest, plugins: readonly Plugin[]): ChartConf
 			return oddsConfig(request.chart, request.theme, plugins);
 		case 'reliability':
 			return reliabilityConfig(request.chart, request.theme, plugins);
+		case 'forecast':
+			return forecastConfig(request.chart, request.theme, plugins);
 	}
 }
 

@@ -24,6 +24,7 @@ const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 	demo: () => import('./commands/demo.js'),
 	calibrate: () => import('./commands/calibrate.js'),
 	scoreboard: () => import('./commands/scoreboard.js'),
+	forecast: () => import('./commands/forecast.js'),
 };
 
 /** Errors that mean "the user gave something wrong": a message and exit code 2, no stack. */

@@ -24,6 +24,10 @@ export interface LeagueConfig {
 	readonly timezone: string;
 	/** When the monthly ranking is posted in `rankingChannel` (ranking-post.ts; absent: day 1, 12:00, on). */
 	readonly rankingPost?: RankingPostSettings | undefined;
+	/** The championship forecast's points for P1, P2, … (issue 10 §4; absent: F1's 25-18-15-12-10-8-6-4-2-1). */
+	readonly points?: readonly number[] | undefined;
+	/** Dropped results: only each driver's best `bestResults` race scores count (absent: every result counts). */
+	readonly bestResults?: number | undefined;
 }
 
 /** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */

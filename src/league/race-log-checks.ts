@@ -5,6 +5,7 @@ import { getSystem, isSystemId } from '../ratings/index.js';
 import type { PlayerInfo } from './race-log.js';
 import type { EntryStatus, RaceEntry } from '../ratings/types.js';
 import { rankingPostProblem } from './ranking-post.js';
+import { MAX_POINTS_PLACES } from '../formats/points-table.js';
 
 /** Validation of race-log events: every refusal is a LeagueError whose message can be shown to the organizer. */
 
@@ -92,6 +93,18 @@ export function checkConfig(config: LeagueConfig): void {
 	if (config.rankingPost !== undefined) {
 		const problem = rankingPostProblem(config.rankingPost);
 		if (problem !== undefined) throw new LeagueError(problem);
+	}
+	if (config.points !== undefined) {
+		const points: unknown = config.points;
+		if (!Array.isArray(points) || points.length === 0 || points.length > MAX_POINTS_PLACES) {
+			throw new LeagueError(`points must list 1 to ${MAX_POINTS_PLACES} places`);
+		}
+		if (points.some((p) => typeof p !== 'number' || !(Number.isFinite(p) && p >= 0)) || !points.some((p) => p > 0)) {
+			throw new LeagueError('points must be non-negative numbers, at least one above 0');
+		}
+	}
+	if (config.bestResults !== undefined && !(Number.isInteger(config.bestResults) && config.bestResults >= 1)) {
+		throw new LeagueError('best results must be a whole number of at least 1');
 	}
 	for (const [system, overrides] of Object.entries(config.params ?? {})) {
 		try {

@@ -1,4 +1,5 @@
 import type {
+	ForecastChart,
 	LeaderboardChart,
 	OddsChart,
 	RatingHistoryChart,
@@ -14,6 +15,7 @@ import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, RatingSummary } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { HistoryCache } from './history-cache.js';
+import type { ForecastView } from './forecast-service.js';
 import type { OddsResult } from './odds-service.js';
 import { everyRaceDated, latestDatedRace } from './league-day.js';
 import { leagueScale } from './shown-scale.js';
@@ -187,5 +189,16 @@ export function oddsChart(odds: OddsResult): OddsChart {
 		...(odds.headToHead !== undefined &&
 			first !== undefined &&
 			second !== undefined && { headToHead: { first: first.name, second: second.name, pFirst: odds.headToHead } }),
+	};
+}
+
+/** The forecast chart (issue 10 §4): P(title) of the favourites, already sorted by the service. */
+export function forecastChart(forecast: ForecastView): ForecastChart {
+	return {
+		league: forecast.league.config.name,
+		system: forecast.system,
+		asOf: forecast.asOf,
+		rows: forecast.rows.map((r) => ({ name: r.name, pTitle: r.pTitle })),
+		subtitle: `${forecast.seasons.toLocaleString('en-US')} seasons · ${forecast.racesLeft} races left · ${forecast.pointsText} points`,
 	};
 }

@@ -8,6 +8,7 @@ import { createLeaderboardService, type LeaderboardService } from './leaderboard
 import { createLeagueService, type LeagueService } from './league-service.js';
 import { createLeagueStatsService, type LeagueStatsService } from './league-stats-service.js';
 import { createLeagueTransferService, type LeagueTransferService } from './league-transfer-service.js';
+import { createForecastService, type ForecastService } from './forecast-service.js';
 import { createOddsService, type OddsService } from './odds-service.js';
 import { createPlayerService, type PlayerService } from './player-service.js';
 import { createRaceService, type RaceService, type RaceServiceOptions } from './race-service.js';
@@ -25,6 +26,8 @@ export interface Services {
 	readonly races: RaceService;
 	readonly ratings: RatingService;
 	readonly odds: OddsService;
+	/** `/forecast` (issue 10 §4). */
+	readonly forecast: ForecastService;
 	readonly leaderboard: LeaderboardService;
 	readonly players: PlayerService;
 	readonly autocomplete: AutocompleteService;
@@ -61,6 +64,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		races: createRaceService(repo, leagues, { ...options, clock, changes }),
 		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),
+		forecast: createForecastService(repo, leagues, clock),
 		leaderboard: createLeaderboardService(repo, leagues, clock),
 		players: createPlayerService(repo, leagues),
 		autocomplete: createAutocompleteService(repo, leagues),

@@ -2,6 +2,7 @@ import type { LeagueConfig } from '../league/league-events.js';
 import { listWithMore } from '../formats/clip-text.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { applyParamText, ParamTextError } from '../formats/param-text.js';
+import { parsePointsTable, PointsTableError } from '../formats/points-table.js';
 import { nameKey, newName } from '../league/race-log-checks.js';
 import {
 	DEFAULT_RANKING_POST,
@@ -50,6 +51,10 @@ export interface ConfigureLeagueInput {
 	readonly postHour?: number | undefined;
 	/** Turns the monthly ranking post on or off. */
 	readonly monthlyPost?: 'on' | 'off' | undefined;
+	/** The forecast's points table: `f1`, `motogp` or a list (points-table.ts); `default` goes back to F1's. */
+	readonly points?: string | undefined;
+	/** Dropped results: only the best N race scores count; 0 counts every result. */
+	readonly bestResults?: number | undefined;
 }
 
 /** The monthly ranking post of a league as `/league info` shows it. */
@@ -77,6 +82,36 @@ export interface LeagueService {
 
 export const DEFAULT_HEADLINE = 'folyami';
 export const DEFAULT_TIMEZONE = 'UTC';
+/** The largest dropped-results count `/league config best-results:` takes. */
+export const MAX_BEST_RESULTS = 100;
+
+/** The forecast's points table and dropped results after `/league config` (issue 10 §4); absent keeps each. */
+function forecastSettings(
+	config: LeagueConfig,
+	input: ConfigureLeagueInput,
+): Pick<LeagueConfig, 'points' | 'bestResults'> {
+	let points = config.points;
+	if (input.points !== undefined) {
+		if (input.points.trim().toLowerCase() === 'default') points = undefined;
+		else {
+			try {
+				points = parsePointsTable(input.points);
+			} catch (error) {
+				if (!(error instanceof PointsTableError)) throw error;
+				throw refused('bad-points', `Points: ${escapeForDiscord(error.message)}.`);
+			}
+		}
+	}
+	const best = input.bestResults;
+	if (best !== undefined && !(Number.isInteger(best) && best >= 0 && best <= MAX_BEST_RESULTS)) {
+		throw refused(
+			'bad-best-results',
+			`Best results must be a whole number from 0 (every result counts) to ${MAX_BEST_RESULTS}.`,
+		);
+	}
+	const bestResults = best === undefined ? config.bestResults : best || undefined;
+	return { points, bestResults };
+}
 
 function checkTimezone(timezone: string): string {
 	try {
@@ -236,6 +271,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				params,
 				reset,
 				retirements,
+				...forecastSettings(info.config, input),
 				...(input.headline !== undefined && { headline: checkSystem(input.headline) }),
 				...(input.timezone !== undefined && { timezone: checkTimezone(input.timezone) }),
 				...(organizerRole !== undefined && { organizerRole }),

@@ -69,7 +69,7 @@ describe('league commands end to end', () => {
 			commands.map((c) => c.data),
 		);
 		const names = bot.fake.commandRegistrations.at(-1)?.body.map((c) => c['name']);
-		expect(names).toEqual(['about', 'league', 'race', 'rating', 'odds', 'leaderboard', 'player']);
+		expect(names).toEqual(['about', 'league', 'race', 'rating', 'odds', 'forecast', 'leaderboard', 'player']);
 	});
 
 	it('/league create: refused without Manage Server, created with it', async () => {

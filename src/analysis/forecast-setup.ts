@@ -1,0 +1,60 @@
+import { yearOf } from '../league/dates.js';
+import type { Performance, Race } from '../ratings/types.js';
+import type { ForecastInput } from './forecast.js';
+import { seasonSoFar, type SeasonSoFar } from './season-so-far.js';
+
+/**
+ * From a league's history and day to the forecast's input (issue 10 §4), one definition for the bot's `/forecast`
+ * and `pitwall forecast`: the season so far (season-so-far.ts) and each contender's performance from their rating
+ * state grown to the day (`performanceOf`: system.performance(replay.stateAt(player, day), params)).
+ */
+
+export interface ForecastSetupOptions {
+	readonly races: readonly Race[];
+	/** The reading day: ratings are grown to it, the season is its calendar year. */
+	readonly asOf: string;
+	readonly racesLeft: number;
+	readonly points: readonly number[];
+	readonly bestResults?: number | undefined;
+	readonly seasons?: number | undefined;
+	readonly seed?: number | undefined;
+	readonly performanceOf: (player: string) => Performance;
+}
+
+export interface ForecastSetup {
+	readonly season: SeasonSoFar;
+	readonly input: ForecastInput;
+}
+
+export function forecastSetup(options: ForecastSetupOptions): ForecastSetup {
+	const season = seasonSoFar(options.races, options.asOf, options.points, options.bestResults);
+	return {
+		season,
+		input: {
+			field: season.contenders.map((player) => options.performanceOf(player)),
+			results: season.results,
+			racesLeft: options.racesLeft,
+			points: options.points,
+			bestResults: options.bestResults,
+			seasons: options.seasons,
+			seed: options.seed,
+		},
+	};
+}
+
+/**
+ * Races left when the user gives none: last calendar year's number of races less this year's so far, or undefined
+ * when last year had no more races than this one (the caller then asks for the number).
+ */
+export function racesLeftFromLastYear(races: readonly Race[], asOf: string): number | undefined {
+	const year = yearOf(asOf);
+	let last = 0;
+	let now = 0;
+	for (const race of races) {
+		if (race.date === undefined || race.date > asOf) continue;
+		const y = yearOf(race.date);
+		if (y === year - 1) last++;
+		else if (y === year) now++;
+	}
+	return last > now ? last - now : undefined;
+}

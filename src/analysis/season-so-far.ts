@@ -1,0 +1,75 @@
+import { yearOf } from '../league/dates.js';
+import type { Race } from '../ratings/types.js';
+
+/**
+ * The season so far, for the championship forecast (issue 10 §4): the races dated in the calendar year of the reading
+ * day, up to it, and each driver's points in each of them under the forecast's points table. The bot (league races,
+ * entries by player id) and `pitwall forecast` (a history CSV, entries by name) both read it here, so that they give
+ * the same numbers.
+ *
+ * A race's points: a finisher at position p scores points[p - 1] (0 beyond the table; tied positions score the same);
+ * a DNF scores 0 but is a result (it counts against a dropped-results limit only as a 0, which never matters); DNS and
+ * DSQ entries are not results.
+ *
+ * The contenders: every driver with a result this season, each assumed to start every remaining race. Before the
+ * season's first race, the drivers of the latest race up to the day. At most MAX_CONTENDERS: those with the most
+ * points so far (ties: the first to appear).
+ */
+
+export const MAX_CONTENDERS = 60;
+
+export interface SeasonSoFar {
+	readonly year: number;
+	/** Races of this season counted. */
+	readonly races: number;
+	/** Player keys (ids or names, as in the races), in order of first appearance. */
+	readonly contenders: readonly string[];
+	/** The points of each contender in each of their races this season. */
+	readonly results: readonly (readonly number[])[];
+	/** Drivers left out past MAX_CONTENDERS. */
+	readonly leftOut: number;
+}
+
+const scoring = (status: Race['entries'][number]['status']) => status === 'finished' || status === 'DNF';
+
+export function seasonSoFar(
+	races: readonly Race[],
+	asOf: string,
+	points: readonly number[],
+	bestResults?: number,
+): SeasonSoFar {
+	const year = yearOf(asOf);
+	const results = new Map<string, number[]>();
+	let counted = 0;
+	let latest: Race | undefined;
+	for (const race of races) {
+		if (race.date === undefined || race.date > asOf) continue;
+		if (latest === undefined || race.date >= (latest.date ?? '')) latest = race;
+		if (yearOf(race.date) !== year) continue;
+		counted++;
+		for (const entry of race.entries) {
+			if (!scoring(entry.status)) continue;
+			const scored = entry.status === 'finished' ? (points[entry.position - 1] ?? 0) : 0;
+			const list = results.get(entry.player);
+			if (list === undefined) results.set(entry.player, [scored]);
+			else list.push(scored);
+		}
+	}
+	if (results.size === 0 && latest !== undefined) {
+		for (const entry of latest.entries) if (scoring(entry.status)) results.set(entry.player, []);
+	}
+	let contenders = [...results.keys()];
+	const leftOut = Math.max(0, contenders.length - MAX_CONTENDERS);
+	if (leftOut > 0) {
+		const total = (player: string) => {
+			const list = [...results.get(player)!].sort((a, b) => b - a);
+			return list.slice(0, bestResults ?? list.length).reduce((s, p) => s + p, 0);
+		};
+		const order = new Map(contenders.map((player, i) => [player, i]));
+		contenders = [...contenders]
+			.sort((a, b) => total(b) - total(a) || order.get(a)! - order.get(b)!)
+			.slice(0, MAX_CONTENDERS)
+			.sort((a, b) => order.get(a)! - order.get(b)!);
+	}
+	return { year, races: counted, contenders, results: contenders.map((p) => results.get(p)!), leftOut };
+}

@@ -1,0 +1,169 @@
+import { createForecastRun, DEFAULT_SEASONS, DEFAULT_SEED } from '../analysis/forecast.js';
+import { forecastSetup, racesLeftFromLastYear } from '../analysis/forecast-setup.js';
+import { escapeForDiscord } from '../formats/discord-escape.js';
+import { F1_POINTS, parsePointsTable, PointsTableError, pointsTableText } from '../formats/points-table.js';
+import { getSystem } from '../ratings/index.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { createSlicer } from '../event-loop.js';
+import type { Actor } from './actor.js';
+import { refused } from './errors.js';
+import { leagueReadingDay } from './league-day.js';
+import type { LeagueService } from './league-service.js';
+
+/**
+ * `/forecast` (issue 10 §4): the rest of the season simulated under the league's headline system from today's
+ * ratings (src/analysis/forecast.ts), with the league's points table and dropped results (`/league config`) unless
+ * the command gives a points table, and the points so far this calendar year.
+ */
+
+/** Races left that `/forecast` takes: a season longer than this is not a season. */
+export const MAX_FORECAST_RACES_LEFT = 50;
+
+/**
+ * Samples (racers × races) simulated between two checks of the slicer: about 2-4 ms of work, so that a slice ends
+ * well under 50 ms however big the field (event-loop.ts).
+ */
+const SAMPLES_PER_STEP = 60_000;
+
+export interface ForecastRowView {
+	readonly id: string;
+	readonly name: string;
+	readonly rating: number;
+	readonly pointsNow: number;
+	readonly pTitle: number;
+	readonly pTitleError: number;
+	readonly pTop3: number;
+	readonly expectedPoints: number;
+}
+
+export interface ForecastView {
+	readonly league: LeagueInfo;
+	readonly system: string;
+	readonly asOf: string;
+	readonly year: number;
+	/** Races of this season so far. */
+	readonly racesSoFar: number;
+	readonly racesLeft: number;
+	/** Set when races-left was not given: taken from last year's number of races. */
+	readonly racesLeftFromLastYear: boolean;
+	readonly points: readonly number[];
+	/** `f1`, `motogp` or the list. */
+	readonly pointsText: string;
+	readonly bestResults?: number | undefined;
+	readonly seasons: number;
+	readonly seed: number;
+	/** Favourites first (P(title), then expected points). */
+	readonly rows: readonly ForecastRowView[];
+	/** Drivers of this season left out of the field (season-so-far.ts MAX_CONTENDERS). */
+	readonly leftOut: number;
+}
+
+export interface ForecastServiceInput {
+	readonly racesLeft?: number | undefined;
+	readonly points?: string | undefined;
+	readonly league?: string | undefined;
+	readonly seasons?: number | undefined;
+	readonly seed?: number | undefined;
+}
+
+export interface ForecastService {
+	forecast(actor: Actor, input: ForecastServiceInput): Promise<ForecastView>;
+}
+
+function pointsOf(text: string | undefined, league: LeagueInfo): readonly number[] {
+	if (text === undefined) return league.config.points ?? F1_POINTS;
+	try {
+		return parsePointsTable(text);
+	} catch (error) {
+		if (!(error instanceof PointsTableError)) throw error;
+		throw refused('bad-points', `Points: ${escapeForDiscord(error.message)}.`);
+	}
+}
+
+export function createForecastService(
+	repo: LeagueRepository,
+	leagues: LeagueService,
+	clock: () => Date = () => new Date(),
+): ForecastService {
+	return {
+		async forecast(actor, input) {
+			const league = await leagues.resolve(actor, input.league);
+			const points = pointsOf(input.points, league);
+			const given = input.racesLeft;
+			if (given !== undefined && !(Number.isInteger(given) && given >= 0 && given <= MAX_FORECAST_RACES_LEFT)) {
+				throw refused(
+					'bad-races-left',
+					`Races left must be a whole number from 0 to ${MAX_FORECAST_RACES_LEFT}, not ${given}.`,
+				);
+			}
+			const state = await repo.loadState(league.id);
+			const races = state.ratedRaces().map((r) => r.race);
+			const asOf = leagueReadingDay(state, league.config.timezone, clock());
+			const racesLeft = given ?? racesLeftFromLastYear(races, asOf);
+			if (racesLeft === undefined) {
+				throw refused(
+					'races-left-needed',
+					'How many races are left this season? Give races-left (last year had no more races than this one so far).',
+				);
+			}
+			const system = league.config.headline;
+			const impl = getSystem(system);
+			const params: unknown = impl.params(league.config.params[system]);
+			const view = await repo.ratingsAt(league.id, system);
+			const bestResults = league.config.bestResults;
+			const { season, input: run } = forecastSetup({
+				races,
+				asOf,
+				racesLeft,
+				points,
+				bestResults,
+				seasons: input.seasons ?? DEFAULT_SEASONS,
+				seed: input.seed ?? DEFAULT_SEED,
+				// Each contender's state grown to the reading day, as /odds reads it (issue 7 §1).
+				performanceOf: (player) => impl.performance(view.replay.stateAt(player, asOf), params),
+			});
+			if (season.contenders.length === 0) {
+				throw refused(
+					'forecast-empty',
+					`No dated race up to ${asOf} in ${escapeForDiscord(league.config.name)}: nobody to forecast.`,
+				);
+			}
+			// Off the event loop's critical path: slices of a few milliseconds, a yield between them (issue 9 §2).
+			const forecast = createForecastRun(run);
+			const perStep = Math.max(1, Math.floor(SAMPLES_PER_STEP / Math.max(1, run.field.length * racesLeft)));
+			const slicer = createSlicer();
+			while (forecast.remaining > 0) {
+				forecast.step(perStep);
+				if (slicer.due()) await slicer.pause();
+			}
+			const result = forecast.result();
+			const rows = season.contenders
+				.map((id, i): ForecastRowView => {
+					const row = result.rows[i]!;
+					return {
+						id,
+						name: state.resolve(id)?.name ?? id,
+						rating: impl.summary(view.replay.stateAt(id, asOf), params).rating,
+						...row,
+					};
+				})
+				.sort((a, b) => b.pTitle - a.pTitle || b.expectedPoints - a.expectedPoints);
+			return {
+				league,
+				system,
+				asOf,
+				year: season.year,
+				racesSoFar: season.races,
+				racesLeft,
+				racesLeftFromLastYear: given === undefined,
+				points,
+				pointsText: pointsTableText(points),
+				bestResults,
+				seasons: result.seasons,
+				seed: result.seed,
+				rows,
+				leftOut: season.leftOut,
+			};
+		},
+	};
+}
