@@ -6,18 +6,17 @@
  * 2012-2021, a 10-year league, carried. Prints the winner log-likelihood under the defaults and calibrated.
  * Run alone with `npx tsx bench/calibrate.ts`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { F1_ABSENT, f1Races } from './f1-history.js';
 import { fmtMs, medianMs } from './timing.js';
 import { backtest } from '../src/analysis/backtest.js';
 import { calibrate, type CalibrationResult } from '../src/analysis/calibrate.js';
 import { parseHistoryCsv } from '../src/formats/history-csv.js';
-import { importErgast } from '../src/formats/import-ergast.js';
 import { getSystem, raceSystems } from '../src/ratings/index.js';
 import type { ParamOverrides, Race } from '../src/ratings/types.js';
 
 const samplePath = fileURLToPath(new URL('../data/sample-league.csv', import.meta.url));
-const f1Dir = fileURLToPath(new URL('../../shared/data/f1/', import.meta.url));
 
 function point(values: Readonly<Record<string, number>>): string {
 	const parts = Object.entries(values).map(([name, v]) => `${name}=${v === Infinity ? '∞' : Number(v.toPrecision(4))}`);
@@ -71,21 +70,14 @@ const extended = [
 export async function runCalibrateBench(): Promise<void> {
 	const zak = parseHistoryCsv(readFileSync(samplePath, 'utf8'), samplePath);
 	benchHistory('ZakStunts (no dates: no forgetting, no RD growth)', zak, undefined, [...everySystem, ...extended]);
-	if (!existsSync(f1Dir)) {
-		console.log(
-			`\n== Calibration on F1 skipped: ${f1Dir} is absent (the Ergast dump is not redistributed with pitwall)`,
-		);
+	const f1 = f1Races();
+	if (f1 === undefined) {
+		console.log(`\n== Calibration on F1 skipped: ${F1_ABSENT}`);
 		return;
 	}
-	const files = {
-		races: readFileSync(`${f1Dir}races.csv`, 'utf8'),
-		results: readFileSync(`${f1Dir}results.csv`, 'utf8'),
-		drivers: readFileSync(`${f1Dir}drivers.csv`, 'utf8'),
-	};
-	const f1 = importErgast(files, { from: 1970, to: 2021 }).races;
 	benchHistory('F1 1970-2021', f1, 'yearly', [...everySystem, ...extended]);
 	benchHistory('F1 1970-2021, carried across seasons', f1, undefined, [...everySystem, ...extended]);
-	const decade = importErgast(files, { from: 2012, to: 2021 }).races;
+	const decade = f1Races(2012, 2021)!;
 	benchHistory('F1 2012-2021 (a 10-year league), carried', decade, undefined, everySystem);
 	await Promise.resolve();
 }

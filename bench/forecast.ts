@@ -5,18 +5,16 @@
  * (b) F1 1970-2021 (the Ergast dump in ../shared/data/f1; skipped with a message when absent): in every season, a
  *     forecast with five races left, against the season's actual champion.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createForecastRun, forecastChampionship } from '../src/analysis/forecast.js';
 import { forecastSetup } from '../src/analysis/forecast-setup.js';
-import { importErgast } from '../src/formats/import-ergast.js';
+import { F1_ABSENT, f1Races } from './f1-history.js';
 import { F1_POINTS } from '../src/formats/points-table.js';
 import { yearOf } from '../src/league/dates.js';
 import { createReplay } from '../src/league/replay.js';
 import { getSystem } from '../src/ratings/index.js';
 import type { ParamOverrides, Performance, Race } from '../src/ratings/types.js';
 
-const f1Dir = fileURLToPath(new URL('../../shared/data/f1/', import.meta.url));
 const FIELD = 30;
 const RACES_LEFT = 10;
 const SEASONS = 100_000;
@@ -81,12 +79,7 @@ function championOf(races: readonly Race[]): Map<string, number> {
 }
 
 function f1Check(systemId: 'endure' | 'glicko' | 'folyami', overrides?: ParamOverrides, label = 'defaults'): void {
-	const files = {
-		races: readFileSync(`${f1Dir}races.csv`, 'utf8'),
-		results: readFileSync(`${f1Dir}results.csv`, 'utf8'),
-		drivers: readFileSync(`${f1Dir}drivers.csv`, 'utf8'),
-	};
-	const history = importErgast(files, { from: 1970, to: 2021 }).races;
+	const history = f1Races()!;
 	const system = getSystem(systemId);
 	const params: unknown = system.params(overrides);
 	const replay = createReplay(system, params);
@@ -167,8 +160,8 @@ function f1Check(systemId: 'endure' | 'glicko' | 'folyami', overrides?: ParamOve
 
 export function runForecastBench(): void {
 	timing();
-	if (!existsSync(`${f1Dir}results.csv`)) {
-		console.log(`\n== F1 forecast check skipped: no Ergast dump in ${f1Dir} (not redistributed with pitwall)`);
+	if (f1Races(2021, 2021) === undefined) {
+		console.log(`\n== F1 forecast check skipped: ${F1_ABSENT}`);
 		return;
 	}
 	for (const system of ['endure', 'glicko', 'folyami'] as const) f1Check(system);

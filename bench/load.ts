@@ -22,6 +22,7 @@ import { openStore } from '../src/storage/store-url.js';
 import { startFakeDiscord, type Actor, type InteractionHandle, type RawOption } from '../test/e2e/fake-discord.js';
 import type { RaceInput } from '../src/league/league-events.js';
 import { races } from './storage.js';
+import { mulberry32 } from '../test/support/mulberry32.js';
 import { botNodeFlags } from './timing.js';
 import { startPostgres, startRedis } from '../test/setup/store-servers.js';
 
@@ -40,17 +41,6 @@ const text = (name: string, value: string | number | boolean): RawOption => ({
 	value,
 });
 const sub = (name: string, options: RawOption[]): RawOption => ({ name, type: 1, options });
-
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = Math.imul(a ^ (a >>> 15), a | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 interface Sample {
 	readonly kind: string;
@@ -84,7 +74,7 @@ async function main(): Promise<void> {
 	const storeUrl = server?.status.url ?? process.env['STORE_URL'] ?? `sqlite://${join(dir, 'load.sqlite')}`;
 	// Discord's own heartbeat interval (41.25 s), not the tests' quick one: a busy bot must not look dead here.
 	const fake = await startFakeDiscord({ heartbeatMs: 41_250 });
-	const next = random(2026);
+	const next = mulberry32(2026);
 	const driver = () => `Driver ${String(Math.floor(next() * DRIVERS)).padStart(4, '0')}`;
 
 	// The league: 10,000 races in one import event (as /league import stores them).

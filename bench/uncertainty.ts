@@ -13,18 +13,17 @@
  * The product keeps the engine's odds (Glicko with RD, endure and speed as exact): see the README, "Odds that know
  * how sure they are".
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createReplay } from '../src/league/replay.js';
 import { parseHistoryCsv } from '../src/formats/history-csv.js';
-import { importErgast } from '../src/formats/import-ergast.js';
+import { F1_ABSENT, f1Races } from './f1-history.js';
 import { GLICKO_BETA } from '../src/ratings/glicko.js';
 import { getSystem } from '../src/ratings/index.js';
 import { winProbabilities } from '../src/ratings/odds.js';
 import type { ParamOverrides, Performance, Race } from '../src/ratings/types.js';
 
 const samplePath = fileURLToPath(new URL('../data/sample-league.csv', import.meta.url));
-const f1Dir = fileURLToPath(new URL('../../shared/data/f1/', import.meta.url));
 
 /** Nodes and weights of E[g(Z)], Z ~ N(0, 1): the trapezoid rule on [-8, 8] (spectrally accurate here). */
 const Z: number[] = [];
@@ -167,16 +166,11 @@ export function runUncertaintyBench(): void {
 	const ext: ParamOverrides = { extended: true };
 	compare('ZakStunts', zak, 'glicko', {}, glickoVariants({}));
 	compare('ZakStunts', zak, 'endure', ext, plVariants('endure', ext, [1, 0.2]));
-	if (!existsSync(f1Dir)) {
-		console.log(`  F1 skipped: ${f1Dir} is absent (the Ergast dump is not redistributed with pitwall)`);
+	const f1 = f1Races();
+	if (f1 === undefined) {
+		console.log(`  F1 skipped: ${F1_ABSENT}`);
 		return;
 	}
-	const files = {
-		races: readFileSync(`${f1Dir}races.csv`, 'utf8'),
-		results: readFileSync(`${f1Dir}results.csv`, 'utf8'),
-		drivers: readFileSync(`${f1Dir}drivers.csv`, 'utf8'),
-	};
-	const f1 = importErgast(files, { from: 1970, to: 2021 }).races;
 	const calibrated: ParamOverrides = { initialRd: 41.52, c: 2.068 }; // `pitwall calibrate`, F1 carried (README)
 	compare('F1 1970-2021 carried', f1, 'glicko', {}, glickoVariants({}));
 	compare('F1 1970-2021 carried', f1, 'glicko', calibrated, glickoVariants(calibrated));

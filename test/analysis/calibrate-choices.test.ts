@@ -4,21 +4,11 @@ import { calibrate } from '../../src/analysis/calibrate.js';
 import { calibrateChoices, choicesFor } from '../../src/analysis/calibrate-choices.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
-
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = Math.imul(a ^ (a >>> 15), a | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { mulberry32 } from '../support/mulberry32.js';
 
 /** 40 weekly races over two calendar years of 6 of 8 drivers (skill by index), the last one retiring in a third. */
 function history(): Race[] {
-	const next = random(7);
+	const next = mulberry32(7);
 	return Array.from({ length: 40 }, (_, i): Race => {
 		const drivers = Array.from({ length: 8 }, (_, d) => d)
 			.sort(() => next() - 0.5)
