@@ -48,12 +48,14 @@ export function forecastEmbed(f: ForecastView, chart: string | undefined): Embed
 	const left = f.racesLeftFromLastYear ? ' (from last year’s number of races)' : '';
 	const drops = f.bestResults !== undefined ? ` · best ${f.bestResults} results count` : '';
 	const how = [
-		`${f.racesSoFar} races so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
+		f.undated
+			? `The league’s races have no dates: a season from zero with the drivers of the latest race, ${f.racesLeft} races; ${f.pointsText} points${drops}.`
+			: `${f.racesSoFar} races so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
 		`${f.seasons.toLocaleString('en-US')} seasons simulated (seed ${f.seed}); ± is the Monte Carlo standard error.`,
 		'Every contender starts every remaining race; ratings stay as they are today.',
 	];
 	return {
-		title: `Championship forecast ${f.year}`,
+		title: f.undated ? 'Championship forecast' : `Championship forecast ${f.year}`,
 		author: `${f.league.config.name} · ${f.system}`,
 		colour: EMBED_COLOURS.neutral,
 		description: { lines, tail: more > 0 ? [`… and ${more} more`] : [] },

@@ -81,7 +81,13 @@ export async function completeCommon(interaction: AutocompleteInteraction, ctx: 
 
 export const fmtRating = (x: number): string => x.toFixed(1);
 export const fmtDelta = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
-export const fmtPct = (p: number): string => `${(p * 100).toFixed(1)}%`;
+/** A probability to 0.1%, never rounded to a certainty it is not: `<0.1%` above 0, `>99.9%` below 1. */
+export const fmtPct = (p: number): string => {
+	const text = `${(p * 100).toFixed(1)}%`;
+	if (p > 0 && text === '0.0%') return '<0.1%';
+	if (p < 1 && text === '100.0%') return '>99.9%';
+	return text;
+};
 export const fmtPosition = (x: number): string => x.toFixed(2);
 
 export { uncertaintyLabel, uncertaintyText } from '../src/formats/rating-scale.js';

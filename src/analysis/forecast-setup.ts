@@ -11,8 +11,8 @@ import { seasonSoFar, type SeasonSoFar } from './season-so-far.js';
 
 export interface ForecastSetupOptions {
 	readonly races: readonly Race[];
-	/** The reading day: ratings are grown to it, the season is its calendar year. */
-	readonly asOf: string;
+	/** The reading day: ratings are grown to it, the season is its calendar year (undefined: an undated history). */
+	readonly asOf: string | undefined;
 	readonly racesLeft: number;
 	readonly points: readonly number[];
 	readonly bestResults?: number | undefined;

@@ -14,12 +14,19 @@ import type { Race } from '../ratings/types.js';
  * The contenders: every driver with a result this season, each assumed to start every remaining race. Before the
  * season's first race, the drivers of the latest race up to the day. At most MAX_CONTENDERS: those with the most
  * points so far (ties: the first to appear).
+ *
+ * A history without a single date (the sample league, many small leagues) has no calendar to count a season in: it is
+ * read as a season starting from zero, with the drivers of its latest race (the last in log order) as contenders, and
+ * `undated` says so (with `asOf` undefined there is no year either).
  */
 
 export const MAX_CONTENDERS = 60;
 
 export interface SeasonSoFar {
-	readonly year: number;
+	/** The reading day's calendar year; undefined for an undated history read without a day. */
+	readonly year: number | undefined;
+	/** No race of the history carries a date: a season from zero with the latest race's drivers. */
+	readonly undated: boolean;
 	/** Races of this season counted. */
 	readonly races: number;
 	/** Player keys (ids or names, as in the races), in order of first appearance. */
@@ -30,14 +37,36 @@ export interface SeasonSoFar {
 	readonly leftOut: number;
 }
 
+/** Races, none of them dated: no calendar to count a season in. */
+export function isUndatedHistory(races: readonly Race[]): boolean {
+	return races.length > 0 && races.every((race) => race.date === undefined);
+}
+
 const scoring = (status: Race['entries'][number]['status']) => status === 'finished' || status === 'DNF';
 
 export function seasonSoFar(
 	races: readonly Race[],
-	asOf: string,
+	asOf: string | undefined,
 	points: readonly number[],
 	bestResults?: number,
 ): SeasonSoFar {
+	const undated = isUndatedHistory(races);
+	if (undated || asOf === undefined) {
+		const last = undated ? races[races.length - 1] : undefined;
+		const drivers = (last?.entries ?? [])
+			.filter((e) => scoring(e.status))
+			.sort((a, b) => a.position - b.position)
+			.map((e) => e.player);
+		const contenders = [...new Set(drivers)].slice(0, MAX_CONTENDERS);
+		return {
+			year: asOf === undefined ? undefined : yearOf(asOf),
+			undated,
+			races: 0,
+			contenders,
+			results: contenders.map(() => []),
+			leftOut: new Set(drivers).size - contenders.length,
+		};
+	}
 	const year = yearOf(asOf);
 	const results = new Map<string, number[]>();
 	let counted = 0;
@@ -71,5 +100,5 @@ export function seasonSoFar(
 			.slice(0, MAX_CONTENDERS)
 			.sort((a, b) => order.get(a)! - order.get(b)!);
 	}
-	return { year, races: counted, contenders, results: contenders.map((p) => results.get(p)!), leftOut };
+	return { year, undated, races: counted, contenders, results: contenders.map((p) => results.get(p)!), leftOut };
 }

@@ -1,5 +1,7 @@
 import { createForecastRun, DEFAULT_SEASONS, DEFAULT_SEED } from '../analysis/forecast.js';
 import { forecastSetup, racesLeftFromLastYear } from '../analysis/forecast-setup.js';
+import { isUndatedHistory } from '../analysis/season-so-far.js';
+import { yearOf } from '../league/dates.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { F1_POINTS, parsePointsTable, PointsTableError, pointsTableText } from '../formats/points-table.js';
 import { getSystem } from '../ratings/index.js';
@@ -41,6 +43,8 @@ export interface ForecastView {
 	readonly system: string;
 	readonly asOf: string;
 	readonly year: number;
+	/** The league's races carry no dates: a season from zero with the latest race's drivers (season-so-far.ts). */
+	readonly undated: boolean;
 	/** Races of this season so far. */
 	readonly racesSoFar: number;
 	readonly racesLeft: number;
@@ -103,7 +107,9 @@ export function createForecastService(
 			if (racesLeft === undefined) {
 				throw refused(
 					'races-left-needed',
-					'How many races are left this season? Give races-left (last year had no more races than this one so far).',
+					isUndatedHistory(races)
+						? 'This league’s races have no dates, so there is no season to count: give races-left, and the forecast runs that many races from zero with the drivers of the latest race.'
+						: 'How many races are left this season? Give races-left (last year had no more races than this one so far).',
 				);
 			}
 			const system = league.config.headline;
@@ -152,7 +158,8 @@ export function createForecastService(
 				league,
 				system,
 				asOf,
-				year: season.year,
+				year: season.year ?? yearOf(asOf),
+				undated: season.undated,
 				racesSoFar: season.races,
 				racesLeft,
 				racesLeftFromLastYear: given === undefined,

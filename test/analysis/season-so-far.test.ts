@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { racesLeftFromLastYear } from '../../src/analysis/forecast-setup.js';
-import { MAX_CONTENDERS, seasonSoFar } from '../../src/analysis/season-so-far.js';
+import { isUndatedHistory, MAX_CONTENDERS, seasonSoFar } from '../../src/analysis/season-so-far.js';
 import type { Race, RaceEntry } from '../../src/ratings/types.js';
 
 /** Issue 10 §4: the season so far that the forecast starts from (hand-counted). */
@@ -32,6 +32,25 @@ describe('seasonSoFar', () => {
 		expect(s.contenders).toEqual(['A', 'B']);
 		expect(s.results).toEqual([[], []]);
 		expect(seasonSoFar(history, '2020-01-01', [10]).contenders).toEqual([]);
+	});
+
+	it('reads a history without a single date as a season from zero with its latest race’s drivers, by place', () => {
+		const undated: Race[] = [
+			race('U1', undefined, [finished('A', 1), finished('B', 2)]),
+			race('U2', undefined, [finished('C', 2), { player: 'D', position: 3, status: 'DNS' }, finished('B', 1)]),
+		];
+		expect(isUndatedHistory(undated)).toBe(true);
+		for (const asOf of ['2026-11-24', undefined]) {
+			const s = seasonSoFar(undated, asOf, [10, 6, 4]);
+			expect(s.undated).toBe(true);
+			expect(s.races).toBe(0);
+			expect(s.contenders).toEqual(['B', 'C']); // D did not start; A was not in the latest race
+			expect(s.results).toEqual([[], []]);
+		}
+		// One dated race is a calendar: the dated reading, which finds no race of 2027.
+		expect(isUndatedHistory(history)).toBe(false);
+		expect(isUndatedHistory([])).toBe(false);
+		expect(seasonSoFar(history, '2027-06-01', [10]).undated).toBe(false);
 	});
 
 	it(`keeps at most ${MAX_CONTENDERS} contenders: those with the most counted points, in order of appearance`, () => {

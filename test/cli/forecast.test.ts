@@ -77,6 +77,43 @@ describe('pitwall forecast', () => {
 		expect(bot.rows.filter((r) => r.pTitle > 0).length).toBeGreaterThan(1);
 	});
 
+	it('reads an undated history (the sample league has no dates) as a season from zero, as /forecast does', async () => {
+		const lines = ['race,date,player,position'];
+		for (const [id, , order] of races) order.forEach((name, i) => lines.push(`${id},,${name},${i + 1}`));
+		const text = lines.join('\n') + '\n';
+		const path = join(dir, 'undated.csv');
+		writeFileSync(path, text);
+		const w = world();
+		await w.services.leagues.create(organizer, { name: 'Undated' });
+		await w.services.transfer.importFile(organizer, { league: 'Undated', file: { name: 'undated.csv', text } });
+		await expect(w.services.forecast.forecast(member, {})).rejects.toThrow(/races have no dates.*give races-left/);
+		const bot = await w.services.forecast.forecast(member, { racesLeft: 4, seasons: 20_000, seed: 3 });
+		expect(bot.undated).toBe(true);
+		expect(bot.racesSoFar).toBe(0);
+		const cli = await run('forecast', path, '--races-left=4', '--seasons=20000', '--seed=3');
+		expect(cli.code, cli.err).toBe(0);
+		expect(cli.err).toContain("forecast of an undated history: a season from zero with the latest race's 4 drivers");
+		const rows = cli.out
+			.trimEnd()
+			.split('\n')
+			.slice(1)
+			.map((line) => line.split(','));
+		// R4's drivers, no points yet; the numbers are the bot's, bit for bit.
+		expect(rows.map((r) => r[0]).sort()).toEqual(['Alice', 'Bob', 'Carol', 'Eve']);
+		expect(rows.map((r) => r[0])).toEqual(bot.rows.map((r) => r.name));
+		rows.forEach(([, pointsNow, pTitle, se, pTop3, expected], i) => {
+			const row = bot.rows[i]!;
+			expect([pointsNow, pTitle, se, pTop3, expected].map(Number)).toEqual([
+				0,
+				row.pTitle,
+				row.pTitleError,
+				row.pTop3,
+				row.expectedPoints,
+			]);
+		});
+		expect(bot.rows.reduce((sum, r) => sum + r.pTitle, 0)).toBeCloseTo(1, 12);
+	});
+
 	it('refuses bad options with the reason', async () => {
 		const path = historyCsv();
 		expect((await run('forecast', path)).err).toContain('missing required option --races-left');

@@ -49,7 +49,8 @@ each driver under --points (default f1; --best-results N counts only each driver
 simulates the remaining races --seasons times (default ${DEFAULT_SEASONS}, seed ${DEFAULT_SEED}) under --system
 (default ${DEFAULT_HEADLINE}), ratings held at the --as-of day's. Prints CSV
 player,points_now,p_title,p_title_se,p_top3,expected_points, favourites first: the numbers the bot's /forecast
-gives for the same history, day and settings.`,
+gives for the same history, day and settings. A history without dates is read as a season from zero with the
+drivers of its latest race.`,
 	run(argv, io) {
 		const { values, positionals } = parseCommandArgs(argv, options);
 		noExtraPositionals(positionals, 1);
@@ -71,7 +72,6 @@ gives for the same history, day and settings.`,
 		const system = systemArg(values.system ?? DEFAULT_HEADLINE);
 		const params = resolveSystemParams(system, values.param ?? []);
 		const { races, asOf } = loadHistoryAsOf(path, values['as-of'], io);
-		if (asOf === undefined) throw new UsageError('the history has no dated race: a season needs dates');
 		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) });
 		const { season, input } = forecastSetup({
 			races,
@@ -83,10 +83,14 @@ gives for the same history, day and settings.`,
 			seed,
 			performanceOf: (player) => system.performance(replay.stateAt(player, asOf), params),
 		});
-		if (season.contenders.length === 0) throw new UsageError(`no dated race up to ${asOf}: nobody to forecast`);
+		if (season.contenders.length === 0)
+			throw new UsageError(`no dated race up to ${asOf ?? 'the day'}: nobody to forecast`);
 		const result = forecastChampionship(input);
 		io.err(
-			`forecast ${season.year} as of ${asOf}: ${season.races} races so far, ${racesLeft} left, ${pointsTableText(points)} points` +
+			(season.undated
+				? `forecast of an undated history: a season from zero with the latest race's ${season.contenders.length} drivers, ${racesLeft} races,`
+				: `forecast ${season.year} as of ${asOf}: ${season.races} races so far, ${racesLeft} left,`) +
+				` ${pointsTableText(points)} points` +
 				`${bestResults !== undefined ? `, best ${bestResults} results` : ''}, ${system.id}, ${result.seasons} seasons, seed ${result.seed}` +
 				`${season.leftOut > 0 ? `; ${season.leftOut} drivers left out` : ''}\n`,
 		);
