@@ -29,8 +29,10 @@ import type { LeagueService } from './league-service.js';
 
 /**
  * Backtests per calibration, the defaults' included. `pitwall calibrate` takes 60; a league of 10,000 races of 20
- * racers costs about a second a backtest, so 30 keeps the worst case near half a minute (bench/league-calibrate.ts),
- * and the searches of every history we have settle within it but Glicko's two coupled parameters (docs/calibrate.md).
+ * racers costs 1.3-2 s a backtest on a shared 2-core machine, so 30 keeps the worst case under a minute
+ * (bench/league-calibrate.ts). One-parameter searches settle in 8-16; two coupled ones (Glicko with dates, endure and
+ * speed with forgetting) took 40-60 on F1 and may stop at the cap: since the search starts from the league's current
+ * parameters, confirming and running /league calibrate again continues it.
  */
 export const LEAGUE_MAX_EVALUATIONS = 30;
 
