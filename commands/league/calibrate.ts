@@ -43,7 +43,7 @@ function likelihoodText(p: CalibrationProposal): string {
 export function proposalText(p: CalibrationProposal): string {
 	const r = p.result;
 	const league = esc(p.league.config.name);
-	const head = `Calibration of \`${p.system}\` on **${league}**: ${r.races} race${r.races === 1 ? '' : 's'} scored, ${r.evaluations} backtests (cap ${r.maxEvaluations}).`;
+	const head = `Calibration of \`${p.system}\` on **${league}**: ${r.races} race${r.races === 1 ? '' : 's'} scored, ${r.evaluations} backtest${r.evaluations === 1 ? '' : 's'} (cap ${r.maxEvaluations}).`;
 	const notes = r.notes.map((note) => `Note: ${esc(note)}`);
 	if (r.dimensions.length === 0) {
 		return [head, `\`${p.system}\` has no parameter to calibrate: nothing to change.`, ...notes].join('\n');

@@ -20,7 +20,8 @@ import type { LeagueService } from './league-service.js';
  * Confirm appends ONE league-configured event with the proposed parameters, and the ratings replay as on any
  * `/league config`.
  *
- * - One calibration per league at a time: a second ask while one runs is refused (the first one's answer comes).
+ * - One calibration per league at a time: a second ask while one runs is refused (the first one's answer comes); at
+ *   most MAX_RUNNING_CALIBRATIONS over every league.
  * - Organizers only, checked when asked and again at Confirm and Cancel (a member whose role was revoked since
  *   cannot apply).
  * - Confirm is idempotent: a second press (a retry, a double click) answers with the first one's change and stores
@@ -35,6 +36,12 @@ import type { LeagueService } from './league-service.js';
  * parameters, confirming and running /league calibrate again continues it.
  */
 export const LEAGUE_MAX_EVALUATIONS = 30;
+
+/**
+ * Calibrations running at once, over every league of the process: each takes a core for up to a minute, and the
+ * machines this runs on have two, one of which the bot's own thread needs.
+ */
+export const MAX_RUNNING_CALIBRATIONS = 2;
 
 /** How long a proposal waits for Confirm, as race previews do. */
 const PROPOSAL_TTL_MS = 15 * 60 * 1000;
@@ -172,6 +179,12 @@ export function createLeagueCalibrateService(
 				throw refused(
 					'calibrate-busy',
 					`A calibration of **${escapeForDiscord(league.config.name)}** is already running: its answer will come to whoever asked. Try again when it is done.`,
+				);
+			}
+			if (busy.size >= MAX_RUNNING_CALIBRATIONS) {
+				throw refused(
+					'calibrate-capacity',
+					`The bot is calibrating ${busy.size} other leagues right now: try again in a minute.`,
 				);
 			}
 			busy.add(league.id);

@@ -10,6 +10,7 @@ import type { CalibrationJob, CalibrationRunner } from '../../src/services/calib
 import {
 	createLeagueCalibrateService,
 	LEAGUE_MAX_EVALUATIONS,
+	MAX_RUNNING_CALIBRATIONS,
 	type LeagueCalibrateService,
 } from '../../src/services/league-calibrate-service.js';
 import { addRace, eventCount, member, organizer, ROLE, roleOrganizer, world, type World } from './helpers.js';
@@ -192,6 +193,28 @@ describe('/league calibrate: who, when, and how often', () => {
 		expect((await first).result.races).toBe(20);
 		expect(service.running()).toBe(0);
 		await expect(service.calibrate(organizer, { league: 'Zak' })).resolves.toMatchObject({ system: 'folyami' });
+	});
+
+	it('runs at most MAX_RUNNING_CALIBRATIONS at once over every league', async () => {
+		const w = world();
+		const names = Array.from({ length: MAX_RUNNING_CALIBRATIONS + 1 }, (_, i) => `L${i}`);
+		for (const name of names) await importedLeague(w, name, datedSample(10));
+		const real = inProcess();
+		let release: () => void = () => undefined;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		const service = serviceOf(w, async (job) => {
+			await gate;
+			return real(job);
+		});
+		const running = names.slice(0, -1).map((league) => service.calibrate(organizer, { league }));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(service.running()).toBe(MAX_RUNNING_CALIBRATIONS);
+		await expect(service.calibrate(organizer, { league: names.at(-1) })).rejects.toThrow(
+			`The bot is calibrating ${MAX_RUNNING_CALIBRATIONS} other leagues right now: try again in a minute.`,
+		);
+		release();
+		await Promise.all(running);
+		await expect(service.calibrate(organizer, { league: names.at(-1) })).resolves.toMatchObject({ seq: 1 });
 	});
 
 	it('a failed calibration frees the league for the next ask', async () => {
