@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CalibrateOptions, CalibrationResult } from '../analysis/calibrate.js';
-import type { Race } from '../ratings/types.js';
+import { ParamError, type Race } from '../ratings/types.js';
 import { createSlicer } from '../event-loop.js';
 import type { CalibrationWorkerReply, CalibrationWorkerRequest } from './calibration-worker.js';
 
@@ -45,7 +45,7 @@ export const runCalibrationInWorker: CalibrationRunner = async (job) => {
 	const answer = new Promise<CalibrationResult>((resolve, reject) => {
 		worker.on('message', (reply: CalibrationWorkerReply) => {
 			if (reply.kind === 'done') resolve(reply.result);
-			else reject(new Error(reply.message));
+			else reject(reply.param ? new ParamError(reply.message) : new Error(reply.message));
 		});
 		worker.on('error', (error) => reject(new Error(`The calibration worker failed: ${error.message}`)));
 		worker.on('exit', (code) => reject(new Error(`The calibration worker exited (code ${code}).`)));

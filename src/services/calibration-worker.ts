@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { calibrate, type CalibrateOptions, type CalibrationResult } from '../analysis/calibrate.js';
 import { getSystem } from '../ratings/index.js';
-import type { Race } from '../ratings/types.js';
+import { ParamError, type Race } from '../ratings/types.js';
 
 export type CalibrationWorkerRequest =
 	| { readonly kind: 'races'; readonly races: readonly Race[] }
@@ -29,7 +29,8 @@ port.on('message', (message: CalibrationWorkerRequest) => {
 	try {
 		reply = { kind: 'done', result: calibrate(getSystem(message.system), races, message.options) };
 	} catch (error) {
-		reply = { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+		const message = error instanceof Error ? error.message : String(error);
+		reply = { kind: 'error', message, param: error instanceof ParamError };
 	}
 	port.postMessage(reply);
 });
