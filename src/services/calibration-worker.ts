@@ -14,7 +14,9 @@ export type CalibrationWorkerRequest =
 	| { readonly kind: 'run'; readonly system: string; readonly options: CalibrateOptions };
 
 export type CalibrationWorkerReply =
-	{ readonly kind: 'done'; readonly result: CalibrationResult } | { readonly kind: 'error'; readonly message: string };
+	| { readonly kind: 'done'; readonly result: CalibrationResult }
+	/** `param`: a ParamError (bad parameters: the organizer's to fix), re-thrown as one on the bot's thread. */
+	| { readonly kind: 'error'; readonly message: string; readonly param: boolean };
 
 const port = parentPort;
 if (port === null) throw new Error('calibration-worker.ts runs as a worker thread (see calibration-runner.ts).');
