@@ -3,7 +3,7 @@
  * (big-league-data.ts), one system calibrated by the service on its worker thread, with the service's cap on
  * backtests (LEAGUE_MAX_EVALUATIONS). Prints, per system, the time to the proposal, the backtests it ran, the longest
  * event-loop block meanwhile (target < 50 ms: the work is on the worker; only the races' hand-over and the league's
- * state are on the bot's thread) and the gain.
+ * state are on the bot's thread), the process's peak RSS (the worker's heap included) and the gain.
  *
  *   npx tsx bench/league-calibrate.ts [races] [system ...]
  */
@@ -32,13 +32,32 @@ export async function runLeagueCalibrateBench(
 	const services = createServices(createLeagueRepository(store));
 	await services.leagues.info(actor, 'Big'); // the league's log read once, as the bot has it before a command
 	for (const system of systemIds) {
+		(globalThis as { gc?: () => void }).gc?.(); // the league's building garbage is not this command's
+		const rssBefore = process.memoryUsage().rss;
+		let peakRss = rssBefore;
+		// When the longest stalls happened (s from the ask): at the start, the bot's own work (the races handed over);
+		// anywhere else, the machine (the worker and other processes sharing 2 cores).
+		const started = performance.now();
+		const stalls: { at: number; ms: number }[] = [];
+		let last = started;
+		const sampler = setInterval(() => {
+			const now = performance.now();
+			if (now - last > 30) stalls.push({ at: (now - started) / 1000, ms: now - last - 10 });
+			last = now;
+			peakRss = Math.max(peakRss, process.memoryUsage().rss);
+		}, 10);
 		const run = await measureBlocking(() => services.calibrate.calibrate(actor, { league: 'Big', system }));
+		clearInterval(sampler);
+		const worst = stalls.sort((a, b) => b.ms - a.ms).slice(0, 3);
 		const r = run.value.result;
 		console.log(
 			`  ${system.padEnd(8)} proposal in ${fmtMs(run.ms)}  ${String(r.evaluations).padStart(2)} backtests  ` +
 				`event-loop delay max ${fmtMs(run.maxBlockMs)} (target < ${TARGET_BLOCK_MS} ms), p99 ${fmtMs(run.p99Ms)}, ` +
-				`longest GC here ${fmtMs(run.maxGcMs)}  ` +
+				`longest GC here ${fmtMs(run.maxGcMs)}, process peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB (${(rssBefore / 2 ** 20).toFixed(0)} MB before)  ` +
 				`LL ${r.defaultLogLikelihood.toFixed(1)} → ${r.bestLogLikelihood.toFixed(1)} (+${r.gain.toFixed(1)} on ${r.races} races)`,
+		);
+		console.log(
+			`           stalls over 20 ms: ${stalls.length}; longest ${worst.map((s) => `${fmtMs(s.ms)} at ${s.at.toFixed(2)} s`).join(', ') || '-'}`,
 		);
 	}
 }
