@@ -43,3 +43,6 @@ for (const source of ['zakstunts', 'f1']) own('./league-import.ts', { args: [sou
 // The big league (issue 9 §2): a generated 15,000-race league; the file runs its measuring phases in processes of
 // their own (RSS, cold open), with --expose-gc.
 own('./big-league.ts');
+// `/league calibrate` on a 10,000-race league (issue 10 §3): the event-loop delay while its worker runs, in a process
+// of its own.
+own('./league-calibrate.ts');

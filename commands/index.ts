@@ -7,6 +7,7 @@ import about from './about.js';
 import forecast from './forecast.js';
 import leaderboard from './leaderboard.js';
 import league from './league.js';
+import { calibrateButtons } from './league/calibrate-buttons.js';
 import odds from './odds.js';
 import player from './player.js';
 import race from './race.js';
@@ -16,4 +17,4 @@ import rating from './rating.js';
 export const commands: readonly Command[] = [about, league, race, rating, odds, forecast, leaderboard, player];
 
 /** Button handlers, routed by customId prefix. */
-export const buttons: readonly ButtonHandler[] = [raceButtons, raceEditButtons];
+export const buttons: readonly ButtonHandler[] = [raceButtons, raceEditButtons, calibrateButtons];

@@ -1,6 +1,6 @@
 /**
- * `/league create|config|info|stats|import|export|preview-post`. Create needs Manage Server; config, import and
- * preview-post need an organizer of the league (checked by the services).
+ * `/league create|config|info|stats|calibrate|import|export|preview-post`. Create needs Manage Server; config,
+ * calibrate, import and preview-post need an organizer of the league (checked by the services).
  */
 import {
 	ApplicationCommandOptionType,
@@ -18,6 +18,7 @@ import { rankingPostOf } from '../src/league/ranking-post.js';
 import { F1_POINTS, pointsTableText } from '../src/formats/points-table.js';
 import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
+import { leagueCalibrate } from './league/calibrate.js';
 import { leagueStats } from './league/stats.js';
 import { exportLeague, importLeague } from './league/transfer.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
@@ -140,6 +141,12 @@ const data = {
 		},
 		{
 			type: Subcommand,
+			name: 'calibrate',
+			description: 'Tune a system’s parameters on this league’s races; apply them with Confirm (organizers)',
+			options: [{ ...systemOption, description: 'System to calibrate (default: the headline system)' }, leagueOption],
+		},
+		{
+			type: Subcommand,
 			name: 'import',
 			description: 'Import a whole history into a league without races (organizers)',
 			options: [
@@ -224,8 +231,9 @@ export default {
 	defer: 'none',
 	// `info` may open a big league (issue 9 item 2); `config` defers when slow (new parameters replay every rating),
 	// so that a refusal stays the ephemeral reply. `import`, `export` and `preview-post` defer themselves, ephemerally.
-	// `stats` backtests every system over the league's history and draws a chart (issue 10 §3).
-	subcommandDefer: { info: 'public', stats: 'public' },
+	// `stats` backtests every system over the league's history and draws a chart (issue 10 §3); `calibrate` runs up to
+	// 30 backtests and answers the organizer only.
+	subcommandDefer: { info: 'public', stats: 'public', calibrate: 'ephemeral' },
 	async execute(interaction, ctx) {
 		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);
@@ -279,6 +287,8 @@ export default {
 			}
 			case 'stats':
 				return leagueStats(interaction, ctx);
+			case 'calibrate':
+				return leagueCalibrate(interaction, ctx);
 			case 'import':
 				return importLeague(interaction, ctx);
 			case 'export':

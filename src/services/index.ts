@@ -6,6 +6,7 @@ import { createDailyStandingsService, type DailyStandingsService } from './daily
 import { createRankingComposer } from './ranking-composer.js';
 import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
 import { createLeagueService, type LeagueService } from './league-service.js';
+import { createLeagueCalibrateService, type LeagueCalibrateService } from './league-calibrate-service.js';
 import { createLeagueStatsService, type LeagueStatsService } from './league-stats-service.js';
 import { createLeagueTransferService, type LeagueTransferService } from './league-transfer-service.js';
 import { createForecastService, type ForecastService } from './forecast-service.js';
@@ -23,6 +24,8 @@ export interface Services {
 	readonly transfer: LeagueTransferService;
 	/** `/league stats`: each system's predictions backtested on the league's own history (issue 10 §3). */
 	readonly stats: LeagueStatsService;
+	/** `/league calibrate`: one system calibrated on the league's history, applied on Confirm (issue 10 §3). */
+	readonly calibrate: LeagueCalibrateService;
 	readonly races: RaceService;
 	readonly ratings: RatingService;
 	readonly odds: OddsService;
@@ -61,6 +64,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		leagues,
 		transfer: createLeagueTransferService(repo, leagues, clock),
 		stats: createLeagueStatsService(repo, leagues),
+		calibrate: createLeagueCalibrateService(repo, leagues, { clock }),
 		races: createRaceService(repo, leagues, { ...options, clock, changes }),
 		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),

@@ -1,0 +1,88 @@
+/**
+ * `/league calibrate [system] [league]` (issue 10 §3, organizers): one system's parameters calibrated on the league's
+ * own history (league-calibrate-service.ts), shown to the organizer as current → proposed with the gain in winner
+ * log-likelihood, and applied with Confirm (calibrate-buttons.ts). Deferred ephemerally by the router: it is slow.
+ */
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type ChatInputCommandInteraction } from 'discord.js';
+import { customId, type CommandContext } from '../../src/discord/command.js';
+import { answer } from '../../src/discord/reply.js';
+import type { CalibrationProposal } from '../../src/services/league-calibrate-service.js';
+import { actorOf, clip, esc, servicesOf } from '../shared.js';
+
+const minus = (text: string) => text.replace('-', '−');
+
+/** A searched quantity as the CLI prints it: 4 significant digits, or "∞ (off)" for a half-life without forgetting. */
+export function showQuantity(value: number | undefined): string {
+	if (value === undefined) return '—';
+	if (value === Infinity) return '∞ (off)';
+	return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(4)));
+}
+
+/** `initialRd 350 → 115.4, c 12.82 → 1.901`: each searched quantity, current → proposed. */
+export function changesText(p: CalibrationProposal): string {
+	const { dimensions, defaultPoint, bestPoint } = p.result;
+	return dimensions
+		.map((d) => `${d.name} ${showQuantity(defaultPoint[d.name])} → ${showQuantity(bestPoint[d.name])}`)
+		.join(', ');
+}
+
+/** `glicko.initialRd=115.4 glicko.c=1.901`: what Confirm sets, in the form `/league config parameters:` takes. */
+export function parametersText(p: CalibrationProposal): string {
+	return Object.entries(p.proposed)
+		.map(([name, value]) => `${p.system}.${name}=${String(value)}`)
+		.join(' ');
+}
+
+/** `−402.95 → −380.12 (gain +22.83 nats, +0.0779 a race)` */
+function likelihoodText(p: CalibrationProposal): string {
+	const r = p.result;
+	const perRace = r.races > 0 ? `, +${(r.gain / r.races).toFixed(4)} a race` : '';
+	return `${minus(r.defaultLogLikelihood.toFixed(2))} → ${minus(r.bestLogLikelihood.toFixed(2))} (gain +${r.gain.toFixed(2)} nats${perRace})`;
+}
+
+export function proposalText(p: CalibrationProposal): string {
+	const r = p.result;
+	const league = esc(p.league.config.name);
+	const head = `Calibration of \`${p.system}\` on **${league}**: ${r.races} race${r.races === 1 ? '' : 's'} scored, ${r.evaluations} backtest${r.evaluations === 1 ? '' : 's'} (cap ${r.maxEvaluations}).`;
+	const notes = r.notes.map((note) => `Note: ${esc(note)}`);
+	if (r.dimensions.length === 0) {
+		return [head, `\`${p.system}\` has no parameter to calibrate: nothing to change.`, ...notes].join('\n');
+	}
+	const width = Math.max(21, ...r.dimensions.map((d) => d.name.length));
+	const table = [
+		'```',
+		`${'parameter'.padEnd(width)}  current → proposed`,
+		...r.dimensions.map(
+			(d) => `${d.name.padEnd(width)}  ${showQuantity(r.defaultPoint[d.name])} → ${showQuantity(r.bestPoint[d.name])}`,
+		),
+		`${'winner log-likelihood'.padEnd(width)}  ${likelihoodText(p)}`,
+		'```',
+	];
+	const verdict = p.better
+		? `Confirm sets \`${parametersText(p)}\` (one settings change, as /league config parameters: would) and replays every rating. This proposal lasts 15 minutes.`
+		: `The current settings are as good as anything found (winner log-likelihood ${minus(r.defaultLogLikelihood.toFixed(2))}): nothing to change.`;
+	return clip([head, ...table, verdict, ...notes].join('\n'));
+}
+
+/** Confirm / Cancel under a proposal: `calibrate:confirm:<id>`, `calibrate:cancel:<id>`. */
+export function proposalButtonRow(proposalId: string): ActionRowBuilder<ButtonBuilder> {
+	return new ActionRowBuilder<ButtonBuilder>().addComponents(
+		new ButtonBuilder()
+			.setCustomId(customId('calibrate', 'confirm', proposalId))
+			.setLabel('Confirm')
+			.setStyle(ButtonStyle.Success),
+		new ButtonBuilder()
+			.setCustomId(customId('calibrate', 'cancel', proposalId))
+			.setLabel('Cancel')
+			.setStyle(ButtonStyle.Secondary),
+	);
+}
+
+export async function leagueCalibrate(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const proposal = await servicesOf(ctx).calibrate.calibrate(actorOf(interaction), {
+		league: interaction.options.getString('league') ?? undefined,
+		system: interaction.options.getString('system') ?? undefined,
+	});
+	const components = proposal.better ? [proposalButtonRow(proposal.id)] : [];
+	await answer(interaction, { content: proposalText(proposal), components }, { ephemeral: true });
+}

@@ -1,0 +1,66 @@
+/**
+ * Runs one calibration on a worker thread of its own (calibration-worker.ts), so that the backtests, seconds to a
+ * minute of work on a big league, never block the bot's event loop (issue 10 §3). The races are handed over in
+ * chunks, each copied in its own turn of the loop: posting 10,000 races at once would block for their whole copy.
+ * The worker is ended when the answer arrives, or when it fails.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CalibrateOptions, CalibrationResult } from '../analysis/calibrate.js';
+import { ParamError, type Race } from '../ratings/types.js';
+import { createSlicer } from '../event-loop.js';
+import type { CalibrationWorkerReply, CalibrationWorkerRequest } from './calibration-worker.js';
+
+/** A calibration of `system` over `races`: what the league calibrate service asks a runner for. */
+export interface CalibrationJob {
+	readonly system: string;
+	readonly races: readonly Race[];
+	readonly options: CalibrateOptions;
+}
+
+export type CalibrationRunner = (job: CalibrationJob) => Promise<CalibrationResult>;
+
+/** Races per message to the worker (about 4,000 entries of a 20-racer league: a few ms to copy). */
+const RACES_PER_MESSAGE = 200;
+
+/** The worker's entry, next to this file with the same extension: `.ts` under tsx and vitest, `.js` when built. */
+function workerUrl(): URL {
+	const extension = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? '.js';
+	return new URL(`./calibration-worker${extension}`, import.meta.url);
+}
+
+/**
+ * As worker-chart-renderer.ts starts its worker: under tsx a one-line bootstrap registers tsx's loader in the worker
+ * (`--import tsx` in execArgv is not applied to workers on Node 20), then imports the entry.
+ */
+function startWorker(): Worker {
+	const entry = workerUrl();
+	if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+	const tsx = import.meta.resolve('tsx/esm/api');
+	const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+	return new Worker(bootstrap, { eval: true });
+}
+
+export const runCalibrationInWorker: CalibrationRunner = async (job) => {
+	const worker = startWorker();
+	const answer = new Promise<CalibrationResult>((resolve, reject) => {
+		worker.on('message', (reply: CalibrationWorkerReply) => {
+			if (reply.kind === 'done') resolve(reply.result);
+			else reject(reply.param ? new ParamError(reply.message) : new Error(reply.message));
+		});
+		worker.on('error', (error) => reject(new Error(`The calibration worker failed: ${error.message}`)));
+		worker.on('exit', (code) => reject(new Error(`The calibration worker exited (code ${code}).`)));
+	});
+	answer.catch(() => undefined); // a failure while the races are still being posted is awaited below, not unhandled
+	try {
+		const slicer = createSlicer();
+		for (let from = 0; from < job.races.length; from += RACES_PER_MESSAGE) {
+			const races = job.races.slice(from, from + RACES_PER_MESSAGE);
+			worker.postMessage({ kind: 'races', races } satisfies CalibrationWorkerRequest);
+			if (slicer.due()) await slicer.pause();
+		}
+		worker.postMessage({ kind: 'run', system: job.system, options: job.options } satisfies CalibrationWorkerRequest);
+		return await answer;
+	} finally {
+		await worker.terminate();
+	}
+};
