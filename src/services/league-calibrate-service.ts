@@ -5,7 +5,7 @@ import type { LeagueConfig } from '../league/league-events.js';
 import { replayOptionsOf } from '../league/replay-options.js';
 import { isSystemId, systems } from '../ratings/index.js';
 import type { ParamOverrides } from '../ratings/types.js';
-import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { LogMovedError, type LeagueInfo, type LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
 import { runCalibrationInWorker, type CalibrationRunner } from './calibration-runner.js';
 import { refuse, refused } from './errors.js';
@@ -201,18 +201,28 @@ export function createLeagueCalibrateService(
 			const { w, league } = await claim(actor, proposalId);
 			const { proposal } = w;
 			if (w.applying !== undefined) return { proposal, league: await w.applying, already: true };
-			if (league.seq !== proposal.seq) {
+			const stale = () => {
 				waiting.delete(proposalId);
-				throw refused(
+				return refused(
 					'calibration-stale',
 					`**${escapeForDiscord(league.config.name)}** changed since this proposal (a race or a setting): nothing was changed. Run /league calibrate again.`,
 				);
-			}
+			};
+			if (league.seq !== proposal.seq) throw stale();
 			const applying = (async () => {
 				const config = configWithParams(league.config, proposal.system, proposal.proposed);
-				await refuse('bad-config', () =>
-					repo.appendEvent(league.id, { type: 'league-configured', config, by: actor.userId }),
-				);
+				try {
+					// atSeq: a race or setting that lands between the check above and this append is not overwritten.
+					await refuse('bad-config', () =>
+						repo.appendEvent(
+							league.id,
+							{ type: 'league-configured', config, by: actor.userId },
+							{ atSeq: proposal.seq },
+						),
+					);
+				} catch (error) {
+					throw error instanceof LogMovedError ? stale() : error;
+				}
 				return (await repo.getLeague(league.id))!;
 			})();
 			w.applying = applying;

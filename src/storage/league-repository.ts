@@ -10,7 +10,15 @@ import { createAppendOnlyList } from './append-only-list.js';
 import { appendEvent, readEventsFrom } from './event-log.js';
 import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
-import type { AppendOptions, AppendResult, LeagueInfo, LeagueRepository, RatingsView, Store } from './ports.js';
+import {
+	LogMovedError,
+	type AppendOptions,
+	type AppendResult,
+	type LeagueInfo,
+	type LeagueRepository,
+	type RatingsView,
+	type Store,
+} from './ports.js';
 import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
 import { createLeagueStateStore } from './league-state-store.js';
 import { dailyToDomain, dailyToRecord, versioned } from './records.js';
@@ -138,10 +146,14 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		league: string,
 		s: Session,
 		input: LeagueEvent,
-		progress?: AppendOptions['progress'],
+		options?: AppendOptions,
 		firstOnly = false,
 	): Promise<AppendResult | undefined> => {
+		const progress = options?.progress;
 		for (let attempt = 0; attempt < 20; attempt++) {
+			if (options?.atSeq !== undefined && s.log.seq() !== options.atSeq) {
+				throw new LogMovedError(options.atSeq, s.log.seq());
+			}
 			s.log.check(input);
 			// The JSON round trip makes the applied event exactly what a reload will read.
 			const event = JSON.parse(JSON.stringify({ ...input, seq: s.log.seq() + 1 })) as LoggedEvent;
@@ -224,7 +236,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				const s = await session(league);
 				if (s.log.config() === undefined) throw new LeagueError(`unknown league ${league}`);
 				try {
-					return (await append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options?.progress))!;
+					return (await append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options))!;
 				} catch (error) {
 					// The event may be durable though this process did not apply it (the answer was lost, the store is
 					// gone): the next read looks at the store again.

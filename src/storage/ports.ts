@@ -61,6 +61,23 @@ export interface AppendOptions {
 	 * `total` (a big import's progress message, issue 8 §1).
 	 */
 	readonly progress?: ((done: number, total: number) => void) | undefined;
+	/**
+	 * Append only while the log's head is this seq (checked in the league's queue, and again after another process
+	 * appended first); otherwise LogMovedError and nothing is stored. For a change decided on the state at that seq:
+	 * `/league calibrate`'s Confirm must not overwrite a setting changed since.
+	 */
+	readonly atSeq?: number | undefined;
+}
+
+/** AppendOptions.atSeq: the log moved past the seq the change was decided at. */
+export class LogMovedError extends Error {
+	override readonly name = 'LogMovedError';
+	constructor(
+		readonly expected: number,
+		readonly head: number,
+	) {
+		super(`the log is at seq ${head}, not ${expected}`);
+	}
 }
 
 export interface RatingsView {

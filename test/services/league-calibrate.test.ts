@@ -7,6 +7,7 @@ import { main } from '../../src/cli/main.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { CalibrationJob, CalibrationRunner } from '../../src/services/calibration-runner.js';
+import type { LeagueRepository } from '../../src/storage/ports.js';
 import {
 	createLeagueCalibrateService,
 	LEAGUE_MAX_EVALUATIONS,
@@ -268,6 +269,31 @@ describe('/league calibrate: Confirm', () => {
 		);
 		expect(await eventCount(w, id)).toBe(before);
 		expect((await w.repo.getLeague(id))!.config.params).toEqual({});
+	});
+
+	it('a setting changed between Confirm’s check and its append is not overwritten (the append is at the seq)', async () => {
+		const w = world();
+		const id = await importedLeague(w, 'Zak', datedSample(30));
+		// Another organizer's /league config lands just before the calibration's own append.
+		const repo: LeagueRepository = {
+			...w.repo,
+			appendEvent: async (league, event, options) => {
+				if (event.type === 'league-configured' && options?.atSeq !== undefined) {
+					await w.services.leagues.configure(organizer, 'Zak', { reset: 'yearly' });
+				}
+				return w.repo.appendEvent(league, event, options);
+			},
+		};
+		const service = createLeagueCalibrateService(repo, w.services.leagues, {
+			runner: inProcess(),
+			clock: () => new Date(w.now.ms),
+		});
+		const proposal = await service.calibrate(organizer, {});
+		expect(proposal.better).toBe(true);
+		await expect(service.confirm(organizer, proposal.id)).rejects.toThrow(/changed since this proposal/);
+		const league = (await w.repo.getLeague(id))!;
+		expect(league.config.reset).toBe('yearly'); // the other change stands
+		expect(league.config.params).toEqual({}); // and the stale proposal was not applied over it
 	});
 
 	it('checks the organizer again at the press: a revoked role cannot apply', async () => {

@@ -5,7 +5,7 @@ import { replayHistory } from '../../src/league/replay.js';
 import { getSystem, raceSystems } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import type { LeagueRepository } from '../../src/storage/ports.js';
+import { LogMovedError, type LeagueRepository } from '../../src/storage/ports.js';
 import { adapters, config, randomRaces, type Adapter, skipUnavailable } from './helpers.js';
 
 const { list, cleanup } = adapters();
@@ -91,6 +91,25 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 		const ok = await repo.appendEvent(id, { type: 'race-voided', race: 'R2', reason: 'x', by: 'u' });
 		expect(ok.seq).toBe(4);
 		expect((await repo.readEvents(id, 4)).map((e) => e.type)).toEqual(['race-voided']);
+	});
+
+	it('an append at a seq lands only while the log is there: of two decided at once, one lands (atSeq)', async () => {
+		const repo = await open(adapter, 'at-seq');
+		const id = await seed(repo, randomRaces(2, 3));
+		const head = (await repo.getLeague(id))!.seq;
+		const configured = (by: string) => ({ type: 'league-configured' as const, config: config('Main'), by });
+		const [first, second] = await Promise.allSettled([
+			repo.appendEvent(id, configured('a'), { atSeq: head }),
+			repo.appendEvent(id, configured('b'), { atSeq: head }),
+		]);
+		expect(first).toMatchObject({ status: 'fulfilled', value: { seq: head + 1 } });
+		expect(second).toMatchObject({
+			status: 'rejected',
+			reason: { name: 'LogMovedError', expected: head, head: head + 1 },
+		});
+		expect((await repo.readEvents(id, head + 1)).map((e) => e.by)).toEqual(['a']);
+		await expect(repo.appendEvent(id, configured('c'), { atSeq: head })).rejects.toBeInstanceOf(LogMovedError);
+		expect((await repo.appendEvent(id, configured('d'), { atSeq: head + 1 })).seq).toBe(head + 2);
 	});
 
 	it('ratings from snapshot + tail equal a full replay, bit for bit, warm and after a reopen, for every system', async () => {
