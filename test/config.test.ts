@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError, loadDotEnv, parseConfig } from '../src/config.js';
 
 const valid = {
@@ -114,6 +114,7 @@ describe('loadDotEnv', () => {
 
 	it('loads a .env file without overriding variables already set', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'pitwall-env-'));
+		onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
 		writeFileSync(join(dir, '.env'), 'PITWALL_TEST_FROM_FILE=file\nPITWALL_TEST_BOTH=file\n');
 		process.env['PITWALL_TEST_BOTH'] = 'environment';
 		loadDotEnv(join(dir, '.env'));

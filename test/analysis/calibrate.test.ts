@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { applyParamText } from '../../src/formats/param-text.js';
 import { main } from '../../src/cli/main.js';
 import { backtest } from '../../src/analysis/backtest.js';
@@ -266,6 +266,7 @@ describe('calibrate', () => {
 
 describe('pitwall calibrate', () => {
 	const dir = mkdtempSync(join(tmpdir(), 'pitwall-calibrate-'));
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 	const input = join(dir, 'league.csv');
 	const lines = ['race,date,player,position'];
 	for (const race of league) for (const e of race.entries) lines.push(`${race.id},,${e.player},${e.position}`);

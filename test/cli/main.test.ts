@@ -1,14 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { systems } from '../../src/ratings/index.js';
 
 const root = join(import.meta.dirname, '../..');
 const sampleLeague = join(root, 'data/sample-league.csv');
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string): string => {
 	const path = join(dir, name);
 	writeFileSync(path, text);

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,7 @@ describe('src/index.ts', () => {
 		bot?.kill('SIGTERM');
 		if (bot && bot.exitCode === null) await once(bot, 'exit');
 		await fake?.close();
+		rmSync(cwd, { recursive: true, force: true });
 	});
 
 	it('exits 2 with one message per bad variable', async () => {
