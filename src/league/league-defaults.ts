@@ -15,7 +15,7 @@ import type { ParamOverrides } from '../ratings/types.js';
  * - glicko c 12.8 → 2 per day (RD from 50 back to 350 in ~80 years instead of 2): 0 (undated) / +0.029 / +0.476,
  *   the F1 newcomers' largest first-3-races swing 3340 → 627 points. initialRd stays 350: lowering it costs the
  *   small communities (200: −0.010 / −0.070 / +0.504);
- * - endure φ 1 → 0.999653 (forgetting with a half-life of 2000 idle days): 0 (undated) / −0.008 / +0.017;
+ * - endure φ 1 → 0.999653 (forgetting, half-life ≈ 2000 idle days): 0 (undated) / −0.008 / +0.017;
  * - speed and stk: no candidate beat the reference on all three, so they keep it (no override).
  */
 export const LEAGUE_DEFAULTS: Readonly<Record<string, ParamOverrides>> = Object.freeze({
