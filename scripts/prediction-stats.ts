@@ -5,8 +5,8 @@
  *
  *   npx tsx scripts/prediction-stats.ts [--f1 <f1db_csv dir>]     (default /work/shared/data/f1)
  *
- * A history whose files are absent is skipped, with the reason. Race for Kicks is not read: pitwall has no importer
- * for its scoreboards (docs/calibrate.md converted them with a throw-away script).
+ * A history whose files are absent is skipped, with the reason. Race for Kicks is not read here (scripts/league-defaults.ts
+ * reads it, through src/formats/import-r4k.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

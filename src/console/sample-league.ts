@@ -1,11 +1,12 @@
 /**
- * The console's first run: when the local guild has no league yet, create "ZakStunts" (headline folyami) and import
- * the sample history (data/sample-league.csv) through the repository as one `league-imported` event by `console` —
- * the same path a `/league import` takes, so the console starts with real standings.
+ * The console's first run: when the local guild has no league yet, create "ZakStunts" (headline folyami, with the
+ * new-league parameters of league-defaults.ts) and import the sample history (data/sample-league.csv) through the
+ * repository as one `league-imported` event by `console` — the same path a `/league import` takes, so the console starts with real standings.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseHistoryCsv } from '../formats/history-csv.js';
+import { LEAGUE_DEFAULTS } from '../league/league-defaults.js';
 import type { LeagueConfig, RaceInput } from '../league/league-events.js';
 import type { Race } from '../ratings/types.js';
 import { LeagueError } from '../league/race-log.js';
@@ -26,7 +27,9 @@ export const sampleLeagueConfig = (guildId: string): LeagueConfig => ({
 	guildId,
 	name: 'ZakStunts',
 	headline: 'folyami',
-	params: {},
+	// Created as any new league is (issue 10 §3), so it shows what an organizer's league starts from. ZakStunts has
+	// no dates, so only folyami's k differs from the reference here (glicko c and endure φ act on idle days).
+	params: LEAGUE_DEFAULTS,
 	timezone: 'UTC',
 });
 

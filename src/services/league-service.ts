@@ -1,3 +1,4 @@
+import { LEAGUE_DEFAULTS } from '../league/league-defaults.js';
 import type { LeagueConfig } from '../league/league-events.js';
 import { listWithMore } from '../formats/clip-text.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
@@ -231,7 +232,9 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				guildId,
 				name: await refuse('bad-league', () => newName(input.name, 'league name')),
 				headline: checkSystem(input.headline ?? DEFAULT_HEADLINE),
-				params: {},
+				// A new league starts from the defaults chosen for leagues (issue 10 §3), written out so that
+				// /league config shows them and the CLI's --param reproduces the league.
+				params: LEAGUE_DEFAULTS,
 				timezone: checkTimezone(input.timezone ?? DEFAULT_TIMEZONE),
 				...(input.organizerRole !== undefined && { organizerRole: checkOrganizerRole(input.organizerRole, guildId) }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { addRace, member, organizer, world } from '../services/helpers.js';
+import { leagueParamArgs } from '../support/league-params.js';
 
 /** `pitwall forecast` (issue 10 §4): the numbers of the bot's /forecast for the same history and day. */
 
@@ -51,6 +52,7 @@ describe('pitwall forecast', () => {
 			'--as-of=2026-03-01',
 			'--seasons=20000',
 			'--seed=9',
+			...leagueParamArgs('glicko'), // the league was created with the new-league defaults
 		);
 		expect(cli.code, cli.err).toBe(0);
 		expect(cli.err).toContain(

@@ -231,6 +231,19 @@ describe('pitwall import', () => {
 		expect(err).toMatch(/imported 293 races, 4052 entries, 249 players\n$/);
 	});
 
+	it('r4k: prints the Race for Kicks history CSV (21 races, dated) and a summary naming the undated .cfg', async () => {
+		const { code, out, err } = await run('import', 'r4k', join(root, 'test/fixtures/r4k'));
+		expect(code).toBe(0);
+		expect(out.startsWith('race,date,player,position,time,status\n2017-01,2017-02-16,Duplode,1,34.13,\n')).toBe(true);
+		expect(parseCsv(out).filter((row) => row[0] === '2020-06')).toHaveLength(12);
+		expect(err).toContain('2020-05: no thisrace.cfg, dated by its latest posted replay (2020-11-25)');
+		expect(err).toMatch(/imported 21 races, 119 entries, 19 players\n$/);
+		expect(await run('import', 'r4k', dir)).toMatchObject({
+			code: 2,
+			err: expect.stringContaining('has no race folder with a thisrace.sb') as unknown,
+		});
+	});
+
 	const f1 = join(import.meta.dirname, '../../../shared/data/f1');
 	it.skipIf(!existsSync(join(f1, 'results.csv')))(
 		'ergast --from 1970 --to 2021: 873 races [needs ../shared/data/f1, not redistributable]',
@@ -249,7 +262,7 @@ describe('pitwall import', () => {
 	it('rejects an unknown source and a bad year', async () => {
 		expect(await run('import', 'iracing', 'x')).toMatchObject({
 			code: 2,
-			err: expect.stringContaining('unknown source "iracing"; known: zakstunts, ergast') as unknown,
+			err: expect.stringContaining('unknown source "iracing"; known: zakstunts, ergast, r4k') as unknown,
 		});
 		expect(await run('import', 'ergast', dir, '--from', '70')).toMatchObject({
 			code: 2,

@@ -10,11 +10,12 @@ import { folyami, folyamiPair } from '../../src/ratings/folyami.js';
 import type { Race } from '../../src/ratings/types.js';
 import { embedLength, type EmbedData } from '../../src/formats/embed.js';
 import { embedsOf, visible, MEMBER, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
+import { leagueParams } from '../support/league-params.js';
 
 const bot = useLeagueBot();
 const { run, preview, click } = bot;
 
-const params = folyami.params();
+const params = leagueParams(folyami);
 const R1: Race = {
 	id: 'R1',
 	entries: ['#1', '#2', '#3'].map((player, i) => ({ player, position: i + 1, status: 'finished' })),

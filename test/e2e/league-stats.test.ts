@@ -10,6 +10,7 @@ import { backtest } from '../../src/analysis/backtest.js';
 import { EMBED_LIMITS } from '../../src/formats/embed.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { raceSystems } from '../../src/ratings/index.js';
+import { leagueParams } from '../support/league-params.js';
 import {
 	ATTACHMENT,
 	content,
@@ -73,7 +74,7 @@ describe('/league stats end to end', () => {
 		const races = parseHistoryCsv(sampleText, 'sample-league.csv');
 		const lls: [string, number][] = [];
 		for (const system of raceSystems) {
-			const r = backtest(system, system.params(), races);
+			const r = backtest(system, leagueParams(system), races);
 			const line = description.split('\n').find((l) => l.startsWith(system.id))!;
 			expect(line, system.id).toBeDefined();
 			const cells = line.trim().split(/\s+/);

@@ -10,6 +10,8 @@ import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
 import { visible, EPHEMERAL, flagsOf, MEMBER, mentionsOf, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
+import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
+import { leagueParams } from '../support/league-params.js';
 
 const bot = useLeagueBot();
 const { run, expectRefusal, preview, click } = bot;
@@ -65,6 +67,10 @@ describe('/league config', () => {
 				'Organizers: Manage Server',
 				'Yearly reset: no',
 				'Retirements: below the finishers, in their order',
+				// Created with the new-league defaults (src/league/league-defaults.ts, issue 10 §3), shown as set.
+				'Parameters of `folyami`: `k=20`',
+				'Parameters of `glicko`: `c=2`',
+				'Parameters of `endure`: `phi=0.999653`',
 			].join('\n'),
 		);
 		const log = await events();
@@ -79,10 +85,10 @@ describe('/league config', () => {
 		// On the points scale, as `pitwall replay --scale shown` prints it (test/cli/main.test.ts).
 		const system = getSystem('endure');
 		const stored = (await bot.repo.loadState(leagueId)).ratedRaces().map((r) => r.race);
-		const alice = replayHistory(system, system.params(), stored)
+		const alice = replayHistory(system, leagueParams(system), stored)
 			.standings()
 			.find((s) => s.player === '#1')!;
-		expect(endure).toContain(`Rating\n${fmtRating(ratingScale('endure', system.params()).rating(alice.rating))}`);
+		expect(endure).toContain(`Rating\n${fmtRating(ratingScale('endure', leagueParams(system)).rating(alice.rating))}`);
 		expect(endure).not.toMatch(/\nk\n|Uncertainty/); // the base form's k is the same for everyone: not shown
 		// endure on the points scale, its raw R in the footer (rating-scale.ts).
 		expect(endure).toMatch(/points = 1500 \+ R × 400\/ln 10 · raw R -?\d\.\d{4}, k 0\.3600$/);
@@ -93,6 +99,8 @@ describe('/league config', () => {
 
 	it('an organizer sets rating parameters; /rating follows them; bad ones are refused and nothing is stored', async () => {
 		const before = await eventCount();
+		// The league was created with the new-league defaults as explicit parameters.
+		expect((await league()).config.params).toEqual(LEAGUE_DEFAULTS);
 		const reply = await run(
 			'league',
 			[sub('config', [text('parameters', 'glicko.c=2.5, glicko.initialRd=120')])],
@@ -103,7 +111,7 @@ describe('/league config', () => {
 			type: 'league-configured',
 			config: { params: { glicko: { c: '2.5', initialRd: '120' } } },
 		});
-		expect((await league()).config.params).toEqual({ glicko: { c: '2.5', initialRd: '120' } });
+		expect((await league()).config.params).toEqual({ ...LEAGUE_DEFAULTS, glicko: { c: '2.5', initialRd: '120' } });
 		const withParams = before + 1;
 		await expectRefusal(
 			'league',
@@ -119,9 +127,14 @@ describe('/league config', () => {
 		);
 		await expectRefusal('league', [sub('config', [text('parameters', 'c=2')])], ORGANIZER, /is not system\.name=value/);
 		expect(await eventCount()).toBe(withParams);
-		// Back to the defaults for the tests below.
+		// `=default` drops an override: the reference default, not the new-league one (glicko c back to 12.8 per day).
 		await run('league', [sub('config', [text('parameters', 'glicko.c=default glicko.initialRd=default')])], ORGANIZER);
-		expect((await league()).config.params).toEqual({});
+		expect(getSystem('glicko').params((await league()).config.params.glicko)).toEqual(getSystem('glicko').params());
+		// Back to the league's creation parameters for the tests below.
+		await run('league', [sub('config', [text('parameters', `glicko.c=${LEAGUE_DEFAULTS.glicko!.c}`)])], ORGANIZER);
+		expect(getSystem('glicko').params((await league()).config.params.glicko)).toEqual(
+			leagueParams(getSystem('glicko')),
+		);
 	});
 
 	it('a bad time zone gets a specific message; nothing is stored', async () => {
@@ -299,7 +312,7 @@ describe('/player merge', () => {
 			},
 		];
 		const glicko = getSystem('glicko');
-		const standings = replayHistory(glicko, glicko.params(), merged).standings();
+		const standings = replayHistory(glicko, leagueParams(glicko), merged).standings();
 		const alice = standings.find((s) => s.player === '#1')!;
 		const body = visible(await run('rating', [text('player', 'Alice')]));
 		expect(body).toMatch(/^Club · glicko\nAlice\n/);

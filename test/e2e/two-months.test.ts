@@ -38,6 +38,7 @@ import { PNG_SIGNATURE } from '../jobs/helpers.js';
 import { startFakeDiscord, type FakeDiscord, type Json, type RawOption } from './fake-discord.js';
 import { embedLength, type EmbedData } from '../../src/formats/embed.js';
 import { messageText, visible, dataOf, MEMBER, mentionsOf, ORGANIZER, sub, text } from './league-bot.js';
+import { leagueParamArgs, leagueParams } from '../support/league-params.js';
 
 const HOUR = 3_600_000;
 const CHANNEL = 7;
@@ -144,7 +145,7 @@ async function cliReplay(day: string): Promise<Map<string, string[]>> {
 	writeFileSync(file, writeHistoryCsv(races));
 	let out = '';
 	expect(
-		await main(['replay', '--system', 'glicko', '--input', file, '--as-of', day], {
+		await main(['replay', '--system', 'glicko', '--input', file, '--as-of', day, ...leagueParamArgs('glicko')], {
 			out: (t) => void (out += t),
 			err: () => undefined,
 		}),
@@ -232,7 +233,7 @@ describe('a league across two months (fixed clock)', () => {
 			expect(records[i], day).toBeDefined();
 			for (const system of raceSystems) {
 				expect(records[i]!.systems[system.id], `${day} ${system.id}`).toEqual(
-					standingsAsOf(system, system.params(), races, day),
+					standingsAsOf(system, leagueParams(system), races, day),
 				);
 			}
 		}

@@ -10,6 +10,7 @@ import { main } from '../../src/cli/main.js';
 import { writeHistoryCsv } from '../../src/formats/history-csv.js';
 import { glicko } from '../../src/ratings/glicko.js';
 import type { Race } from '../../src/ratings/types.js';
+import { leagueParamArgs, leagueParams } from '../support/league-params.js';
 import { addRace, member, organizer, world, type World } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-asof-'));
@@ -65,6 +66,7 @@ describe('ratings as of today', () => {
 	it('/rating grows an idle Glicko player’s RD day by day and says how long they have been idle', async () => {
 		const atLastRace = (await w.services.ratings.rating(member, { player: 'Alice' })).summary!;
 		let previous = 0;
+		let rdAtLastRace = 0;
 		for (const idle of [14, 30, 290]) {
 			w.now.ms = Date.parse('2026-03-01T12:00:00Z') + idle * DAY;
 			const r = await w.services.ratings.rating(member, { player: 'Alice' });
@@ -72,14 +74,16 @@ describe('ratings as of today', () => {
 			const grown = glicko.elapse(
 				{ rating: atLastRace.rating, rd: r.idle!.atLastRace.uncertainty!, races: 1 },
 				idle,
-				glicko.params(),
+				leagueParams(glicko),
 			);
 			expect(r.summary!.uncertainty).toBe(grown.rd);
 			expect(r.summary!.uncertainty!).toBeGreaterThan(previous);
 			previous = r.summary!.uncertainty!;
+			rdAtLastRace = r.idle!.atLastRace.uncertainty!;
 		}
-		// 290 idle days: well above the RD of the last race, below the newcomer's 350.
-		expect(previous).toBeGreaterThan(atLastRace.uncertainty! + 30);
+		// 290 idle days: RD² grew by c²·t (glicko.pdf step 1) under the league's c, still below the newcomer's 350.
+		const { c } = leagueParams(glicko);
+		expect(previous ** 2 - rdAtLastRace ** 2).toBeCloseTo(c * c * 290, 6);
 		expect(previous).toBeLessThan(350);
 	});
 
@@ -98,7 +102,7 @@ describe('ratings as of today', () => {
 		for (const system of ['folyami', 'glicko', 'endure', 'speed']) {
 			const board = await w.services.leaderboard.page(member, { system });
 			expect(board.asOf).toBe(day);
-			const rows = await cli('replay', '--system', system, '--input', file, '--as-of', day);
+			const rows = await cli('replay', '--system', system, '--input', file, '--as-of', day, ...leagueParamArgs(system));
 			expect(
 				rows.map(([player, rating, uncertainty, races, provisional]) => ({
 					player,
@@ -128,6 +132,7 @@ describe('ratings as of today', () => {
 				'Alice,Bob,Carol,Dave',
 				'--as-of',
 				day,
+				...leagueParamArgs(system),
 			);
 			expect(cliOdds).toEqual(
 				odds.rows.map((r) => [r.name, String(r.pWin), String(r.pTop3), String(r.expectedPosition)]),

@@ -7,6 +7,7 @@ import type { LeagueInfo } from '../../src/storage/ports.js';
 import { createServices } from '../../src/services/index.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
+import { leagueParams } from '../support/league-params.js';
 import { addRace, GUILD, member, organizer, world, type World } from './helpers.js';
 
 let w: World;
@@ -17,7 +18,7 @@ async function fresh(day: string): Promise<DailyStandings['systems']> {
 	const state = await w.repo.loadState(league.id);
 	const races = state.ratedRaces().map((r) => r.race);
 	return Object.fromEntries(
-		raceSystems.map((system) => [system.id, standingsAsOf(system, system.params(), races, day)]),
+		raceSystems.map((system) => [system.id, standingsAsOf(system, leagueParams(system), races, day)]),
 	);
 }
 

@@ -10,6 +10,7 @@ import { fieldOdds } from '../../src/ratings/odds.js';
 import type { FieldEntry, Race } from '../../src/ratings/types.js';
 import { createChangeCache } from '../../src/services/change-cache.js';
 import type { ChangeWhy } from '../../src/services/change-why.js';
+import { leagueParams } from '../support/league-params.js';
 import { GUILD, member, organizer, world, type World } from './helpers.js';
 
 let w: World;
@@ -19,7 +20,7 @@ let races: Race[];
 /** The rated field of every race under `system`, replayed here with the replay alone (no explanation code). */
 function fields(system: string): Map<string, { field: readonly FieldEntry<unknown>[]; expected: number[] }> {
 	const impl = getSystem(system);
-	const params: unknown = impl.params();
+	const params: unknown = leagueParams(impl);
 	const replay = createReplay<unknown, unknown>(impl, params);
 	const out = new Map<string, { field: readonly FieldEntry<unknown>[]; expected: number[] }>();
 	for (const race of races) {
@@ -191,7 +192,7 @@ describe('the preview', () => {
 	it("shows each racer's expected place: the odds engine's expected position over the rated field", async () => {
 		const p = await w.services.races.submit(organizer, { text: '1. Argammon\n2. Newbie\n3. Duplode\n4. dreadnaut' });
 		const impl = getSystem('folyami');
-		const params: unknown = impl.params();
+		const params: unknown = leagueParams(impl);
 		const replay = createReplay<unknown, unknown>(impl, params);
 		for (const race of races) replay.apply(race);
 		const state = await w.repo.loadState(leagueId);
@@ -205,7 +206,7 @@ describe('on screen, the parts add up', () => {
 	it.each(['endure', 'speed'])(
 		'%s: step × (observed − expected) from the numbers shown rounds to the change shown',
 		async (system) => {
-			const scale = ratingScale(system, getSystem(system).params());
+			const scale = ratingScale(system, leagueParams(getSystem(system)));
 			const players = (await w.repo.ratingsAt(leagueId, system)).standings.slice(0, 60);
 			const state = await w.repo.loadState(leagueId);
 			let checked = 0;

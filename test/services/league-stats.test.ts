@@ -8,6 +8,7 @@ import { raceSystems } from '../../src/ratings/index.js';
 import { bestPredictor, rankSystems, type SystemStats } from '../../src/services/league-stats-service.js';
 import { reliabilityChartOf } from '../../src/services/stats-chart-data.js';
 import { addRace, member, organizer, world, type World } from './helpers.js';
+import { leagueParamArgs } from '../support/league-params.js';
 
 /** Issue 10 §3: /league stats scores the league's own history exactly as `pitwall backtest` scores it as a CSV. */
 
@@ -15,13 +16,14 @@ const sampleText = readFileSync(new URL('../../data/sample-league.csv', import.m
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-stats-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const ids = raceSystems.map((s) => s.id);
+
 /** `pitwall backtest` over a CSV text, every race system, with these extra arguments; its JSON report. */
 async function cliBacktest(text: string, name: string, ...extra: string[]) {
 	const path = join(dir, name);
 	writeFileSync(path, text);
 	let out = '';
-	const ids = raceSystems.map((s) => s.id).join(',');
-	const code = await main(['backtest', '--input', path, '--systems', ids, ...extra], {
+	const code = await main(['backtest', '--input', path, '--systems', ids.join(','), ...extra], {
 		out: (t) => (out += t),
 		err: () => undefined,
 	});
@@ -72,7 +74,15 @@ describe('league stats service', () => {
 		await importedLeague(w, 'Zak', sampleText);
 		await w.services.leagues.configure(organizer, 'Zak', { parameters: 'glicko.initialRd=200 endure.k=0.5' });
 		const stats = await w.services.stats.stats(member, { league: 'Zak' });
-		const cli = await cliBacktest(sampleText, 'zak.csv', '--param', 'glicko.initialRd=200', '--param', 'endure.k=0.5');
+		const cli = await cliBacktest(
+			sampleText,
+			'zak.csv',
+			...leagueParamArgs(...ids),
+			'--param',
+			'glicko.initialRd=200',
+			'--param',
+			'endure.k=0.5',
+		);
 		expectSameNumbers(byId(stats.systems), cli);
 		const races = parseHistoryCsv(sampleText, 'sample-league.csv');
 		expect(stats.races).toBe(races.length);
@@ -101,8 +111,13 @@ describe('league stats service', () => {
 		await importedLeague(w, 'Dated', text);
 		await w.services.leagues.configure(organizer, 'Dated', { reset: 'yearly' });
 		const stats = await w.services.stats.stats(member, { league: 'Dated' });
-		expectSameNumbers(byId(stats.systems), await cliBacktest(text, 'dated.csv', '--reset', 'yearly'));
-		const carried = (await cliBacktest(text, 'dated-carried.csv')).endure as { winner_log_likelihood: number };
+		expectSameNumbers(
+			byId(stats.systems),
+			await cliBacktest(text, 'dated.csv', '--reset', 'yearly', ...leagueParamArgs(...ids)),
+		);
+		const carried = (await cliBacktest(text, 'dated-carried.csv', ...leagueParamArgs(...ids))).endure as {
+			winner_log_likelihood: number;
+		};
 		expect(Math.abs(carried.winner_log_likelihood - byId(stats.systems).endure!.winner_log_likelihood)).toBeGreaterThan(
 			1,
 		);

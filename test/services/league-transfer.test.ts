@@ -13,6 +13,7 @@ import type { Actor } from '../../src/services/actor.js';
 import { appendEvent } from '../../src/storage/event-log.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, eventCount, member, organizer, world, type World } from './helpers.js';
+import { leagueParamArgs, leagueParams } from '../support/league-params.js';
 
 /** Issue 8 §1: /league import and /league export through the services. */
 
@@ -65,7 +66,7 @@ describe('league import', () => {
 		expect(state.race('R1')).toMatchObject({ name: expected.races[0]!.id, status: 'confirmed' });
 		for (const id of ['glicko', 'folyami']) {
 			const system = getSystem(id);
-			const full = replayHistory(system, system.params(), expected.races);
+			const full = replayHistory(system, leagueParams(system), expected.races);
 			const view = await w.repo.ratingsAt(info.id, id);
 			const byName = Object.fromEntries(view.standings.map((s) => [s.name, s.rating]));
 			for (const row of full.standings()) expect(byName[row.player]).toBe(row.rating);
@@ -225,7 +226,16 @@ describe('league export', () => {
 			return { code, out, err };
 		};
 		for (const system of ['glicko', 'folyami', 'speed']) {
-			const replay = await run('replay', '--system', system, '--input', input, '--as-of', x.asOf);
+			const replay = await run(
+				'replay',
+				'--system',
+				system,
+				'--input',
+				input,
+				'--as-of',
+				x.asOf,
+				...leagueParamArgs(system),
+			);
 			expect(replay.code).toBe(0);
 			const cli = readCsv(replay.out)
 				.slice(1)

@@ -5,6 +5,7 @@ import { getSystem } from '../../src/ratings/index.js';
 import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
 import type { Race } from '../../src/ratings/types.js';
 import { rankChoices } from '../../src/services/autocomplete.js';
+import { leagueParams } from '../support/league-params.js';
 import { addRace, eventCount, GUILD, member, organizer, world, type World } from './helpers.js';
 
 let w: World;
@@ -60,7 +61,7 @@ describe('rating service', () => {
 				],
 			};
 			const folyami = getSystem('folyami');
-			return replayHistory(folyami, folyami.params(), [...races, r4], { retirements: reading }).standings();
+			return replayHistory(folyami, leagueParams(folyami), [...races, r4], { retirements: reading }).standings();
 		};
 		const bob = async () => (await w.services.ratings.rating(member, { player: 'Bob' })).summary?.rating;
 		expect(await bob()).toBe(withDnf('ordered').find((s) => s.player === '#2')!.rating);
@@ -79,7 +80,7 @@ describe('rating service', () => {
 	it('reports the rating module’s numbers, rank and last change', async () => {
 		const folyami = getSystem('folyami');
 		const last = new Map<string, { before: number; after: number }>();
-		const replay = replayHistory(folyami, folyami.params(), races, {}, (o) => {
+		const replay = replayHistory(folyami, leagueParams(folyami), races, {}, (o) => {
 			for (const c of o.changes) last.set(c.player, { before: c.before.rating, after: c.after.rating });
 		});
 		const r = await w.services.ratings.rating(member, { player: 'bob' });
@@ -94,7 +95,7 @@ describe('rating service', () => {
 		const folyami = getSystem('folyami');
 		const lastOf = (counted: Race[], player: string) => {
 			const last = new Map<string, { race: string; before: number; after: number }>();
-			replayHistory(folyami, folyami.params(), counted, {}, (o) => {
+			replayHistory(folyami, leagueParams(folyami), counted, {}, (o) => {
 				for (const c of o.changes)
 					last.set(c.player, { race: o.race.id, before: c.before.rating, after: c.after.rating });
 			});
@@ -135,7 +136,7 @@ describe('rating service', () => {
 	it('glicko reports RD as uncertainty', async () => {
 		const r = await w.services.ratings.rating(member, { player: 'Alice', system: 'glicko' });
 		const glicko = getSystem('glicko');
-		const s = replayHistory(glicko, glicko.params(), races)
+		const s = replayHistory(glicko, leagueParams(glicko), races)
 			.standings()
 			.find((x) => x.player === '#1')!;
 		expect(r.summary).toMatchObject({ rating: s.rating, uncertainty: s.uncertainty, provisional: s.provisional });
@@ -145,7 +146,7 @@ describe('rating service', () => {
 describe('odds service', () => {
 	it('matches fieldOdds and headToHead on the same states', async () => {
 		const system = getSystem('glicko');
-		const params: unknown = system.params();
+		const params: unknown = leagueParams(system);
 		const replay = replayHistory(system, params, races);
 		const perf = (id: string) => system.performance(replay.player(id)!.state, params);
 		const three = await w.services.odds.odds(member, { players: 'Carol, Alice,Bob', system: 'glicko' });

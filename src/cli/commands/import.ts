@@ -3,8 +3,10 @@ import { noExtraPositionals, parseCommandArgs, UsageError } from '../args.js';
 import { readText, type CliCommand } from '../command.js';
 import { writeHistoryCsv } from '../../formats/history-csv.js';
 import { importErgast } from '../../formats/import-ergast.js';
+import { importR4k } from '../../formats/import-r4k.js';
 import type { ImportResult } from '../../formats/import-table.js';
 import { importZakstunts } from '../../formats/import-zakstunts.js';
+import { readR4kDir } from '../read-r4k-dir.js';
 
 const options = {
 	from: { type: 'string' },
@@ -19,9 +21,10 @@ function yearArg(name: string, value: string | undefined): number | undefined {
 
 export default {
 	name: 'import',
-	summary: 'convert a ZakStunts or Ergast (F1) results dump to a history CSV',
+	summary: 'convert a ZakStunts, Ergast (F1) or Race for Kicks results dump to a history CSV',
 	usage: `pitwall import zakstunts <zakstunts-race-positions.csv>
 pitwall import ergast <f1db_csv dir> [--from YEAR] [--to YEAR]
+pitwall import r4k <dir of race folders, each with thisrace.sb and thisrace.cfg>
 
 Prints the history CSV on stdout and a summary (and what was dropped) on stderr.`,
 	run(argv, io) {
@@ -29,12 +32,16 @@ Prints the history CSV on stdout and a summary (and what was dropped) on stderr.
 		noExtraPositionals(positionals, 2);
 		const [source, path] = positionals;
 		if (source === undefined || path === undefined)
-			throw new UsageError('expected a source (zakstunts or ergast) and a path');
+			throw new UsageError('expected a source (zakstunts, ergast or r4k) and a path');
 		let result: ImportResult;
 		if (source === 'zakstunts') {
 			if (values.from !== undefined || values.to !== undefined)
 				throw new UsageError('--from/--to apply to ergast only');
 			result = importZakstunts(readText(path), path);
+		} else if (source === 'r4k') {
+			if (values.from !== undefined || values.to !== undefined)
+				throw new UsageError('--from/--to apply to ergast only');
+			result = importR4k(readR4kDir(path));
 		} else if (source === 'ergast') {
 			const from = yearArg('from', values.from);
 			const to = yearArg('to', values.to);
@@ -46,7 +53,7 @@ Prints the history CSV on stdout and a summary (and what was dropped) on stderr.
 				{ from, to },
 			);
 		} else {
-			throw new UsageError(`unknown source "${source}"; known: zakstunts, ergast`);
+			throw new UsageError(`unknown source "${source}"; known: zakstunts, ergast, r4k`);
 		}
 		io.out(writeHistoryCsv(result.races));
 		const entries = result.races.reduce((sum, race) => sum + race.entries.length, 0);
