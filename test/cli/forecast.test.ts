@@ -92,7 +92,14 @@ describe('pitwall forecast', () => {
 		const bot = await w.services.forecast.forecast(member, { racesLeft: 4, seasons: 20_000, seed: 3 });
 		expect(bot.undated).toBe(true);
 		expect(bot.racesSoFar).toBe(0);
-		const cli = await run('forecast', path, '--races-left=4', '--seasons=20000', '--seed=3');
+		const cli = await run(
+			'forecast',
+			path,
+			'--races-left=4',
+			'--seasons=20000',
+			'--seed=3',
+			...leagueParamArgs('folyami'),
+		);
 		expect(cli.code, cli.err).toBe(0);
 		expect(cli.err).toContain("forecast of an undated history: a season from zero with the latest race's 4 drivers");
 		const rows = cli.out

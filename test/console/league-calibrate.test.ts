@@ -10,6 +10,7 @@ import { CONSOLE_GUILD_ID } from '../../src/console/console-interaction.js';
 import { runConsole } from '../../src/console/console-loop.js';
 import { ensureSampleLeague } from '../../src/console/sample-league.js';
 import { createLogger } from '../../src/logger.js';
+import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { createServices } from '../../src/services/index.js';
 import { LEAGUE_MAX_EVALUATIONS } from '../../src/services/league-calibrate-service.js';
@@ -21,8 +22,12 @@ describe('/league calibrate in the console', () => {
 		const repo = createLeagueRepository(createMemoryStore());
 		const seeded = await ensureSampleLeague(repo, CONSOLE_GUILD_ID);
 		const races = (await repo.loadState(seeded.league.id)).ratedRaces().map((r) => r.race);
-		const expected = calibrate(getSystem('folyami'), races, { maxEvaluations: LEAGUE_MAX_EVALUATIONS });
+		const expected = calibrate(getSystem('folyami'), races, {
+			fixed: LEAGUE_DEFAULTS['folyami'],
+			maxEvaluations: LEAGUE_MAX_EVALUATIONS,
+		});
 		const k = String(expected.bestPoint['k']);
+		const k0 = String(LEAGUE_DEFAULTS['folyami']!['k']); // as created (src/league/league-defaults.ts)
 		const input = new PassThrough();
 		let out = '';
 		const done = runConsole({
@@ -36,9 +41,9 @@ describe('/league calibrate in the console', () => {
 		input.end('/league calibrate\nconfirm\n/league info\n');
 		expect(await done).toBe(0);
 		expect(out).toMatch(/Calibration of .?folyami.? on .*ZakStunts.*: 293 races scored/);
-		expect(out).toMatch(new RegExp(`^k\\s+18 → ${k.replace('.', '\\.')}$`, 'm'));
+		expect(out).toMatch(new RegExp(`^k\\s+${k0} → ${k.replace('.', '\\.')}$`, 'm'));
 		expect(out).toContain('[confirm] [cancel]');
-		expect(out).toMatch(new RegExp(`Applied to .*ZakStunts.*: .?folyami.? k 18 → ${k.replace('.', '\\.')}`));
+		expect(out).toMatch(new RegExp(`Applied to .*ZakStunts.*: .?folyami.? k ${k0} → ${k.replace('.', '\\.')}`));
 		expect(out).toMatch(new RegExp(`Parameters of .?folyami.?: .?k=${k.replace('.', '\\.')}`));
 	}, 60_000);
 });

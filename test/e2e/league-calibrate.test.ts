@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrate } from '../../src/analysis/calibrate.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
+import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { LEAGUE_MAX_EVALUATIONS } from '../../src/services/league-calibrate-service.js';
 import type { Json, ReplyEvent } from './fake-discord.js';
@@ -84,14 +85,16 @@ describe('/league calibrate end to end', () => {
 		const { reply, confirm, cancel } = await propose();
 		// The numbers: the calibration of the league's headline system (folyami) on the sample, computed here.
 		const expected = calibrate(getSystem('folyami'), parseHistoryCsv(sampleText, 'sample-league.csv'), {
+			fixed: LEAGUE_DEFAULTS['folyami'], // the league's own parameters: the starting point
 			maxEvaluations: LEAGUE_MAX_EVALUATIONS,
 		});
 		const k = String(expected.bestPoint['k']);
+		const k0 = String(LEAGUE_DEFAULTS['folyami']!['k']); // as created (src/league/league-defaults.ts)
 		const body = content(reply);
 		expect(body).toContain(
 			`Calibration of \`folyami\` on **Zak**: 293 races scored, ${expected.evaluations} backtests (cap ${LEAGUE_MAX_EVALUATIONS}).`,
 		);
-		expect(body).toMatch(new RegExp(`^k\\s+18 → ${k.replace('.', '\\.')}$`, 'm'));
+		expect(body).toMatch(new RegExp(`^k\\s+${k0} → ${k.replace('.', '\\.')}$`, 'm'));
 		const ll = (x: number) => x.toFixed(2).replace('-', '−');
 		expect(body).toContain(
 			`${ll(expected.defaultLogLikelihood)} → ${ll(expected.bestLogLikelihood)} (gain +${expected.gain.toFixed(2)} nats`,
@@ -109,7 +112,9 @@ describe('/league calibrate end to end', () => {
 		expect(ack).toMatchObject({ kind: 'callback', type: 6 }); // deferUpdate: the proposal's message is edited
 		expect(applied!.kind).toBe('edit');
 		expect(content(applied!)).toMatch(
-			new RegExp(`^Applied to \\*\\*Zak\\*\\*: \`folyami\` k 18 → ${k.replace('.', '\\.')} \\(winner log-likelihood`),
+			new RegExp(
+				`^Applied to \\*\\*Zak\\*\\*: \`folyami\` k ${k0} → ${k.replace('.', '\\.')} \\(winner log-likelihood`,
+			),
 		);
 		expect(dataOf(applied!)['components']).toEqual([]);
 		expect(mentionsOf(applied!)).toEqual({ parse: [] });
@@ -140,7 +145,7 @@ describe('/league calibrate end to end', () => {
 		);
 		expect(flagsOf(stale!) & EPHEMERAL).toBe(EPHEMERAL);
 		const info = await bot.run('league', [sub('info', [text('league', 'Moving')])], MEMBER);
-		expect(content(info)).not.toContain('Parameters of');
+		expect(content(info)).toContain(`Parameters of \`folyami\`: \`k=${LEAGUE_DEFAULTS['folyami']!['k']}\``); // as created
 	}, 90_000);
 
 	it('members are refused; a second ask while one runs is refused as already running', async () => {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { calibrate, type CalibrationResult } from '../../src/analysis/calibrate.js';
 import { main } from '../../src/cli/main.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
+import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { CalibrationJob, CalibrationRunner } from '../../src/services/calibration-runner.js';
 import type { LeagueRepository } from '../../src/storage/ports.js';
@@ -14,6 +15,7 @@ import {
 	MAX_RUNNING_CALIBRATIONS,
 	type LeagueCalibrateService,
 } from '../../src/services/league-calibrate-service.js';
+import { leagueParamArgs } from '../support/league-params.js';
 import { addRace, eventCount, member, organizer, ROLE, roleOrganizer, world, type World } from './helpers.js';
 
 /**
@@ -64,6 +66,10 @@ async function cliCalibrate(text: string, ...args: string[]) {
 	};
 }
 
+/** Parameter overrides as numbers: `--param` keeps a fixed value as the text given, a league as the number stored. */
+const asNumbers = (overrides: Readonly<Record<string, unknown>>) =>
+	Object.fromEntries(Object.entries(overrides).map(([name, value]) => [name, Number(value)]));
+
 /** The calibration in this thread (the worker's code, without the worker), counting its calls. */
 function inProcess(): CalibrationRunner & { calls: CalibrationJob[] } {
 	const calls: CalibrationJob[] = [];
@@ -99,7 +105,18 @@ describe('/league calibrate gives the numbers of pitwall calibrate on the league
 			text: datedSample(60),
 			configure: { reset: 'yearly' as const, retirements: 'tied' as const, parameters: 'endure.k=0.3' },
 			system: 'endure',
-			cli: ['--system', 'endure', '--param', 'k=0.3', '--reset', 'yearly', '--retirements', 'tied'],
+			// the league's creation parameters (endure's forgetting) are held fixed as well
+			cli: [
+				'--system',
+				'endure',
+				'--param',
+				'k=0.3',
+				...leagueParamArgs('endure'),
+				'--reset',
+				'yearly',
+				'--retirements',
+				'tied',
+			],
 		},
 	])(
 		'$name, on the worker thread, and Confirm stores exactly those parameters',
@@ -115,7 +132,7 @@ describe('/league calibrate gives the numbers of pitwall calibrate on the league
 			expect(r.evaluations).toBe(cli.evaluations);
 			expect(r.defaultLogLikelihood).toBe(cli.defaultLogLikelihood);
 			expect(r.bestLogLikelihood).toBe(cli.bestLogLikelihood);
-			expect(proposal.proposed).toEqual(cli.bestOverrides);
+			expect(asNumbers(proposal.proposed)).toEqual(asNumbers(cli.bestOverrides));
 			expect(proposal.better).toBe(true); // both histories gain more than MIN_GAIN at these starting points
 			const before = await eventCount(w, id);
 			const applied = await w.services.calibrate.confirm(organizer, proposal.id);
@@ -123,7 +140,7 @@ describe('/league calibrate gives the numbers of pitwall calibrate on the league
 			expect(await eventCount(w, id)).toBe(before + 1);
 			const system = c.system ?? 'folyami';
 			const league = (await w.repo.getLeague(id))!;
-			expect(league.config.params[system]).toEqual(cli.bestOverrides);
+			expect(asNumbers(league.config.params[system]!)).toEqual(asNumbers(cli.bestOverrides));
 			// the league's other settings are as they were
 			expect(league.config.reset).toBe(c.configure.reset);
 			expect(league.config.retirements).toBe(c.configure.retirements);
@@ -268,7 +285,7 @@ describe('/league calibrate: Confirm', () => {
 			/^\*\*Zak\*\* changed since this proposal \(a race or a setting\): nothing was changed\. Run \/league calibrate again\.$/,
 		);
 		expect(await eventCount(w, id)).toBe(before);
-		expect((await w.repo.getLeague(id))!.config.params).toEqual({});
+		expect((await w.repo.getLeague(id))!.config.params).toEqual(LEAGUE_DEFAULTS); // as created
 	});
 
 	it('a setting changed between Confirm’s check and its append is not overwritten (the append is at the seq)', async () => {
@@ -293,7 +310,7 @@ describe('/league calibrate: Confirm', () => {
 		await expect(service.confirm(organizer, proposal.id)).rejects.toThrow(/changed since this proposal/);
 		const league = (await w.repo.getLeague(id))!;
 		expect(league.config.reset).toBe('yearly'); // the other change stands
-		expect(league.config.params).toEqual({}); // and the stale proposal was not applied over it
+		expect(league.config.params).toEqual(LEAGUE_DEFAULTS); // and the stale proposal was not applied over it
 	});
 
 	it('checks the organizer again at the press: a revoked role cannot apply', async () => {
@@ -323,7 +340,7 @@ describe('/league calibrate: Confirm', () => {
 		});
 		const none = await flat.calibrate(organizer, {});
 		expect(none.better).toBe(false);
-		expect(none.proposed).toEqual({});
+		expect(none.proposed).toEqual(LEAGUE_DEFAULTS['folyami']); // the league's own parameters, unchanged
 		await expect(flat.confirm(organizer, none.id)).rejects.toThrow(/expired or was already handled/);
 		const later = await service.calibrate(organizer, {});
 		w.now.ms += 15 * 60 * 1000;
