@@ -4,7 +4,8 @@
  * time, answered by id; the worker starts on the first request, is referenced only while it is busy (an idle renderer
  * never keeps the process alive), is restarted after a crash, and is terminated by close().
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../start-worker.js';
 // Keeps canvas's native library loaded in the main thread too. Without it, the process segfaults when the worker
 // exits (canvas 3.2 on Node 20, measured here: worker terminate() after any getContext('2d') → SIGSEGV): the
 // library is unloaded with the worker's environment while cairo still holds per-thread state.
@@ -28,24 +29,6 @@ interface Queued extends Pending {
  */
 const MAX_IN_FLIGHT = 2;
 
-/** The worker's entry, next to this file with the same extension: `.ts` under tsx and vitest, `.js` when built. */
-function workerUrl(): URL {
-	const extension = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? '.js';
-	return new URL(`./render-worker${extension}`, import.meta.url);
-}
-
-/**
- * A worker that can load TypeScript when this module is TypeScript: `--import tsx` in a worker's execArgv is not
- * applied on Node 20 (ERR_UNKNOWN_FILE_EXTENSION, measured), so a one-line bootstrap registers tsx's loader in the
- * worker and then imports the entry.
- */
-function startWorker(): Worker {
-	const entry = workerUrl();
-	if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
-	const tsx = import.meta.resolve('tsx/esm/api');
-	const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
-	return new Worker(bootstrap, { eval: true });
-}
 
 export class WorkerChartRenderer {
 	#worker: Worker | undefined;
@@ -87,7 +70,7 @@ export class WorkerChartRenderer {
 
 	#ensureWorker(): Worker {
 		if (this.#worker !== undefined) return this.#worker;
-		const worker = startWorker();
+		const worker = startWorker(import.meta.url, 'render-worker');
 		worker.unref();
 		worker.on('message', (reply: WorkerReply) => this.#settle(reply));
 		worker.on('error', (error) => {

@@ -4,7 +4,7 @@
  * chunks, each copied in its own turn of the loop: posting 10,000 races at once would block for their whole copy.
  * The worker is ended when the answer arrives, or when it fails.
  */
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../start-worker.js';
 import type { CalibrateOptions, CalibrationResult } from '../analysis/calibrate.js';
 import { ParamError, type Race } from '../ratings/types.js';
 import { createSlicer } from '../event-loop.js';
@@ -22,26 +22,9 @@ export type CalibrationRunner = (job: CalibrationJob) => Promise<CalibrationResu
 /** Races per message to the worker (about 4,000 entries of a 20-racer league: a few ms to copy). */
 const RACES_PER_MESSAGE = 200;
 
-/** The worker's entry, next to this file with the same extension: `.ts` under tsx and vitest, `.js` when built. */
-function workerUrl(): URL {
-	const extension = /\.[cm]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ?? '.js';
-	return new URL(`./calibration-worker${extension}`, import.meta.url);
-}
-
-/**
- * As worker-chart-renderer.ts starts its worker: under tsx a one-line bootstrap registers tsx's loader in the worker
- * (`--import tsx` in execArgv is not applied to workers on Node 20), then imports the entry.
- */
-function startWorker(): Worker {
-	const entry = workerUrl();
-	if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
-	const tsx = import.meta.resolve('tsx/esm/api');
-	const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
-	return new Worker(bootstrap, { eval: true });
-}
 
 export const runCalibrationInWorker: CalibrationRunner = async (job) => {
-	const worker = startWorker();
+	const worker = startWorker(import.meta.url, 'calibration-worker');
 	const answer = new Promise<CalibrationResult>((resolve, reject) => {
 		worker.on('message', (reply: CalibrationWorkerReply) => {
 			if (reply.kind === 'done') resolve(reply.result);

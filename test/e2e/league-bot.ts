@@ -8,6 +8,7 @@
  */
 import { Events, MessageFlags, PermissionFlagsBits, type Client } from 'discord.js';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buttons, commands } from '../../commands/index.js';
 import { createChartRenderer } from '../../src/charts/create-chart-renderer.js';
@@ -108,6 +109,8 @@ export interface LeagueBot {
 	) => Promise<{ text: string; confirm: string | undefined; cancel: string | undefined; edit: ReplyEvent }>;
 	/** Clicks a button; returns the acknowledgement, the answer and (after Stored) the public announcement. */
 	readonly click: (customId: string, actor?: Actor) => Promise<ReplyEvent[]>;
+	/** `/league create` then `/league import` of the sample league (293 races), as an organizer does it. */
+	readonly importSample: (league: string) => Promise<void>;
 }
 
 export interface LeagueBotOptions {
@@ -204,6 +207,24 @@ export function useLeagueBot(options: LeagueBotOptions = {}): LeagueBot {
 			const events = [await handle.next(), await handle.next()];
 			if (content(events[1]!).startsWith('Stored')) events.push(await handle.next()); // the public announcement
 			return events;
+		},
+		importSample: async (league) => {
+			const created = await bot.run('league', [sub('create', [text('name', league)])], ORGANIZER);
+			expect(content(created)).toContain(`Created league **${league}**`);
+			const sample = readFileSync(new URL('../../data/sample-league.csv', import.meta.url), 'utf8');
+			const csv = started().fake.addAttachment('sample-league.csv', sample, 'text/csv');
+			const handle = started().fake.sendSlashCommand(
+				'league',
+				[sub('import', [{ name: 'file', type: ATTACHMENT, value: String(csv['id']) }, text('league', league)])],
+				ORGANIZER,
+			);
+			for (;;) {
+				const event = await handle.next(30_000);
+				if (event.kind === 'edit' && !content(event).startsWith('Importing…')) {
+					expect(content(event)).toContain('Imported 293 races');
+					return;
+				}
+			}
 		},
 	};
 	return bot;

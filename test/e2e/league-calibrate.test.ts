@@ -14,7 +14,6 @@ import { getSystem } from '../../src/ratings/index.js';
 import { LEAGUE_MAX_EVALUATIONS } from '../../src/services/league-calibrate-service.js';
 import type { Json, ReplyEvent } from './fake-discord.js';
 import {
-	ATTACHMENT,
 	content,
 	dataOf,
 	EPHEMERAL,
@@ -29,23 +28,6 @@ import {
 
 const bot = useLeagueBot();
 const sampleText = readFileSync(new URL('../../data/sample-league.csv', import.meta.url), 'utf8');
-
-async function importSample(league: string) {
-	await bot.run('league', [sub('create', [text('name', league)])], ORGANIZER);
-	const csv = bot.fake.addAttachment('sample-league.csv', sampleText, 'text/csv');
-	const handle = bot.fake.sendSlashCommand(
-		'league',
-		[sub('import', [{ name: 'file', type: ATTACHMENT, value: String(csv['id']) }, text('league', league)])],
-		ORGANIZER,
-	);
-	for (;;) {
-		const event = await handle.next(30_000);
-		if (event.kind === 'edit' && !content(event).startsWith('Importing…')) {
-			expect(content(event)).toContain('Imported 293 races');
-			return;
-		}
-	}
-}
 
 const buttonIds = (event: ReplyEvent) =>
 	((dataOf(event)['components'] ?? []) as Json[]).flatMap((row) =>
@@ -81,7 +63,7 @@ async function click(customId: string, actor = ORGANIZER, events = 2): Promise<R
 
 describe('/league calibrate end to end', () => {
 	it('proposes the calibrated parameters to the organizer and applies them on Confirm, once', async () => {
-		await importSample('Zak');
+		await bot.importSample('Zak');
 		const { reply, confirm, cancel } = await propose();
 		// The numbers: the calibration of the league's headline system (folyami) on the sample, computed here.
 		const expected = calibrate(getSystem('folyami'), parseHistoryCsv(sampleText, 'sample-league.csv'), {
@@ -132,7 +114,7 @@ describe('/league calibrate end to end', () => {
 	}, 90_000);
 
 	it('a proposal of a league that changed since is refused; Cancel changes nothing', async () => {
-		await importSample('Moving');
+		await bot.importSample('Moving');
 		const first = await propose([text('league', 'Moving')]);
 		const [, cancelled] = await click(first.cancel!);
 		expect(content(cancelled!)).toBe('Cancelled: the league’s settings are unchanged.');

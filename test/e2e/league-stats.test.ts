@@ -12,8 +12,6 @@ import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { raceSystems } from '../../src/ratings/index.js';
 import { leagueParams } from '../support/league-params.js';
 import {
-	ATTACHMENT,
-	content,
 	dataOf,
 	EPHEMERAL,
 	embedsOf,
@@ -30,27 +28,9 @@ const bot = useLeagueBot({ charts: true });
 const sampleText = readFileSync(new URL('../../data/sample-league.csv', import.meta.url), 'utf8');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-async function importSample(league: string) {
-	const created = await bot.run('league', [sub('create', [text('name', league)])], ORGANIZER);
-	expect(content(created)).toContain(`Created league **${league}**`);
-	const csv = bot.fake.addAttachment('sample-league.csv', sampleText, 'text/csv');
-	const handle = bot.fake.sendSlashCommand(
-		'league',
-		[sub('import', [{ name: 'file', type: ATTACHMENT, value: String(csv['id']) }, text('league', league)])],
-		ORGANIZER,
-	);
-	for (;;) {
-		const event = await handle.next(30_000);
-		if (event.kind === 'edit' && !content(event).startsWith('Importing…')) {
-			expect(content(event)).toContain('Imported 293 races');
-			return;
-		}
-	}
-}
-
 describe('/league stats end to end', () => {
 	it('answers a member with the table, the best predictor and the reliability chart within 3 s', async () => {
-		await importSample('Zak');
+		await bot.importSample('Zak');
 		const started = performance.now();
 		const handle = bot.fake.sendSlashCommand('league', [sub('stats', [text('league', 'Zak')])], MEMBER);
 		const defer = await handle.next();
