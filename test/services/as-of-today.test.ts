@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { leagueHistoryCsv } from '../support/league-history.js';
 import { main } from '../../src/cli/main.js';
-import { writeHistoryCsv } from '../../src/formats/history-csv.js';
 import { glicko } from '../../src/ratings/glicko.js';
-import type { Race } from '../../src/ratings/types.js';
 import { leagueParamArgs, leagueParams } from '../support/league-params.js';
 import { addRace, member, organizer, world, type World } from './helpers.js';
 
@@ -22,13 +21,8 @@ const DAY = 86_400_000;
 
 /** The league's confirmed races as a history CSV with player names, as `pitwall` reads it. */
 async function historyFile(name: string): Promise<string> {
-	const state = await w.repo.loadState(league);
-	const races: Race[] = state.ratedRaces().map(({ race }) => ({
-		...race,
-		entries: race.entries.map((e) => ({ ...e, player: state.resolve(e.player)!.name })),
-	}));
 	const path = join(dir, name);
-	writeFileSync(path, writeHistoryCsv(races));
+	writeFileSync(path, await leagueHistoryCsv(w.repo, league));
 	return path;
 }
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { datedSample } from '../support/league-history.js';
 import { calibrate, type CalibrationResult } from '../../src/analysis/calibrate.js';
 import { main } from '../../src/cli/main.js';
-import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { CalibrationJob, CalibrationRunner } from '../../src/services/calibration-runner.js';
@@ -28,16 +28,6 @@ import { addRace, eventCount, member, organizer, ROLE, roleOrganizer, world, typ
 const sampleText = readFileSync(new URL('../../data/sample-league.csv', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-calibrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The first `n` ZakStunts races, dated a month apart from 2019-11 (a yearly reset falls inside them). */
-function datedSample(n: number): string {
-	const races = parseHistoryCsv(sampleText, 'sample-league.csv').slice(0, n);
-	const lines = races.flatMap((race, i) => {
-		const date = new Date(Date.UTC(2019, 10 + i, 1)).toISOString().slice(0, 10);
-		return race.entries.map((e) => `${race.id},${date},"${e.player.replaceAll('"', '""')}",${e.position}`);
-	});
-	return ['race,date,player,position', ...lines].join('\n') + '\n';
-}
 
 async function importedLeague(w: World, name: string, text: string) {
 	await w.services.leagues.create(organizer, { name });

@@ -7,12 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { leagueHistoryCsv } from '../support/league-history.js';
 import { main } from '../../src/cli/main.js';
 import { ensureSampleLeague } from '../../src/console/sample-league.js';
-import { writeHistoryCsv } from '../../src/formats/history-csv.js';
 import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem, raceSystems } from '../../src/ratings/index.js';
-import type { Race } from '../../src/ratings/types.js';
 import { leagueParamArgs } from '../support/league-params.js';
 import { addRace, GUILD, member, organizer, world, type World } from './helpers.js';
 
@@ -36,13 +35,8 @@ async function fill(w: World, league: string): Promise<void> {
 
 /** The league's confirmed races as a history CSV file with player names. */
 async function historyFile(w: World, league: string, name: string): Promise<string> {
-	const state = await w.repo.loadState(league);
-	const races: Race[] = state.ratedRaces().map(({ race }) => ({
-		...race,
-		entries: race.entries.map((e) => ({ ...e, player: state.resolve(e.player)!.name })),
-	}));
 	const path = join(dir, name);
-	writeFileSync(path, writeHistoryCsv(races));
+	writeFileSync(path, await leagueHistoryCsv(w.repo, league));
 	return path;
 }
 

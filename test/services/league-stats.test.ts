@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { datedSample } from '../support/league-history.js';
 import { main } from '../../src/cli/main.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { raceSystems } from '../../src/ratings/index.js';
@@ -34,19 +35,6 @@ async function cliBacktest(text: string, name: string, ...extra: string[]) {
 async function importedLeague(w: World, name: string, text: string) {
 	await w.services.leagues.create(organizer, { name });
 	await w.services.transfer.importFile(organizer, { league: name, file: { name: `${name}.csv`, text } });
-}
-
-/**
- * The first `n` ZakStunts races, dated a month apart from 2019-11 so that a yearly reset falls inside them (the
- * sample has no dates).
- */
-function datedSample(n: number): string {
-	const races = parseHistoryCsv(sampleText, 'sample-league.csv').slice(0, n);
-	const lines = races.flatMap((race, i) => {
-		const date = new Date(Date.UTC(2019, 10 + i, 1)).toISOString().slice(0, 10);
-		return race.entries.map((e) => `${race.id},${date},"${e.player.replaceAll('"', '""')}",${e.position}`);
-	});
-	return ['race,date,player,position', ...lines].join('\n') + '\n';
 }
 
 const byId = (systems: readonly SystemStats[]) => Object.fromEntries(systems.map((s) => [s.system, s.backtest]));
