@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createForecastRun, forecastChampionship, ForecastInputError } from '../../src/analysis/forecast.js';
-import { createSeededRandom } from '../../src/analysis/seeded-random.js';
+import { fillKeys } from '../../src/analysis/race-draws.js';
+import { createSeededRandom, seedState } from '../../src/analysis/seeded-random.js';
 import { F1_POINTS } from '../../src/formats/points-table.js';
 import { normalCdf } from '../../src/ratings/special.js';
 import type { Performance } from '../../src/ratings/types.js';
@@ -33,6 +34,52 @@ describe('seeded random', () => {
 		// Uniform: mean 1/2 (se 0.0009), variance 1/12.
 		expect(Math.abs(mean - 0.5)).toBeLessThan(0.004);
 		expect(Math.abs(variance - 1 / 12)).toBeLessThan(0.002);
+	});
+});
+
+describe("the forecast's draws (race-draws.ts inlines the generator's step for speed)", () => {
+	it('draw from exactly the stream of createSeededRandom, for every kind', () => {
+		const n = 7;
+		const reference = (seed: number) => {
+			const random = createSeededRandom(seed);
+			const word = () => random.uniform() * 2 ** 32 - 0.5; // the generator's own word, exactly
+			return { uniform: () => random.uniform(), signed: () => ((word() | 0) + 0.5) * 2 ** -31 };
+		};
+		const scale = Float64Array.from({ length: n }, (_, j) => 1 + j / 4);
+		const mean = Float64Array.from({ length: n }, (_, j) => 10 * j);
+		for (const kind of [0, 1, 2, 3] as const) {
+			const state = seedState(11 + kind);
+			const key = new Float64Array(n);
+			let spare = NaN;
+			const ref = reference(11 + kind);
+			let refSpare = NaN;
+			for (let race = 0; race < 3; race++) {
+				spare = fillKeys(kind, n, mean, scale, key, state, spare);
+				const expected = Array.from({ length: n }, (_, j) => {
+					if (kind === 3) {
+						if (refSpare === refSpare) {
+							const z = refSpare;
+							refSpare = NaN;
+							return mean[j]! + scale[j]! * z;
+						}
+						for (;;) {
+							const p = ref.signed();
+							const q = ref.signed();
+							const w = p * p + q * q;
+							if (w >= 1) continue;
+							const f = Math.sqrt((-2 * Math.log(w)) / w);
+							refSpare = q * f;
+							return mean[j]! + scale[j]! * p * f;
+						}
+					}
+					let u = ref.uniform();
+					if (kind === 2) for (let d = 0; d < 2; d++) u *= ref.uniform(); // in the draws' order: ((u1·u2)·u3)
+					const e = -Math.log(u);
+					return kind === 0 ? e * scale[j]! : scale[j]! / e;
+				});
+				expect(Array.from(key), `kind ${kind}, race ${race}`).toEqual(expected);
+			}
+		}
 	});
 });
 
