@@ -138,6 +138,8 @@ export function createLeagueCalibrateService(
 
 	const run = async (league: LeagueInfo, system: string, now: Date): Promise<CalibrationProposal> => {
 		const state = await repo.loadState(league.id);
+		// The live state moves on with the league: what the calibration reads is taken now, before it runs.
+		const seq = state.seq();
 		const config = state.config() ?? league.config;
 		const races = state.ratedRaces().map((rated) => rated.race);
 		if (races.length < MIN_STATS_RACES) {
@@ -152,9 +154,9 @@ export function createLeagueCalibrateService(
 		);
 		return {
 			id: newId(),
-			league: { ...league, config, seq: state.seq() },
+			league: { ...league, config, seq },
 			system,
-			seq: state.seq(),
+			seq,
 			current,
 			proposed: result.bestOverrides,
 			result,

@@ -278,6 +278,22 @@ describe('/league calibrate: Confirm', () => {
 		expect((await w.repo.getLeague(id))!.config.params).toEqual(LEAGUE_DEFAULTS); // as created
 	});
 
+	it('a race confirmed while the calibration runs makes its proposal stale: the proposal is of the races it read', async () => {
+		const w = world();
+		const id = await importedLeague(w, 'Zak', datedSample(30));
+		const before = (await w.repo.getLeague(id))!.seq;
+		const inner = inProcess();
+		const service = serviceOf(w, async (job) => {
+			await addRace(w, 'Ann\nBob\nCid', 'Zak', '2022-06-01'); // lands during the calibration
+			return inner(job);
+		});
+		const proposal = await service.calibrate(organizer, {});
+		expect(proposal.seq).toBe(before);
+		expect(proposal.result.races).toBe(30);
+		await expect(service.confirm(organizer, proposal.id)).rejects.toThrow(/changed since this proposal/);
+		expect((await w.repo.getLeague(id))!.config.params).toEqual(LEAGUE_DEFAULTS);
+	});
+
 	it('a setting changed between Confirm’s check and its append is not overwritten (the append is at the seq)', async () => {
 		const w = world();
 		const id = await importedLeague(w, 'Zak', datedSample(30));
