@@ -99,6 +99,8 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 
 	const compute = async (league: LeagueInfo): Promise<Omit<LeagueStats, 'league'>> => {
 		const state = await repo.loadState(league.id);
+		// The live state moves on while the slices yield: its seq is taken with the races read.
+		const seq = state.seq();
 		const config = state.config() ?? league.config;
 		const scorings: Scoring[] = raceSystems.map((system) => ({
 			system: system.id,
@@ -121,7 +123,7 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 			backtest: s.run.result(),
 			stats: s.stats.result(),
 		}));
-		return { seq: state.seq(), races: rated.length, lastDate, systems, best: bestPredictor(systems) };
+		return { seq, races: rated.length, lastDate, systems, best: bestPredictor(systems) };
 	};
 
 	return {
