@@ -57,14 +57,15 @@ export function seasonSoFar(
 			.filter((e) => scoring(e.status))
 			.sort((a, b) => a.position - b.position)
 			.map((e) => e.player);
-		const contenders = [...new Set(drivers)].slice(0, MAX_CONTENDERS);
+		const everyDriver = [...new Set(drivers)];
+		const contenders = everyDriver.slice(0, MAX_CONTENDERS);
 		return {
 			year: asOf === undefined ? undefined : yearOf(asOf),
 			undated,
 			races: 0,
 			contenders,
 			results: contenders.map(() => []),
-			leftOut: new Set(drivers).size - contenders.length,
+			leftOut: everyDriver.length - contenders.length,
 		};
 	}
 	const year = yearOf(asOf);

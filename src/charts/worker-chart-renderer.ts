@@ -29,7 +29,6 @@ interface Queued extends Pending {
  */
 const MAX_IN_FLIGHT = 2;
 
-
 export class WorkerChartRenderer {
 	#worker: Worker | undefined;
 	#nextId = 1;

@@ -22,7 +22,6 @@ export type CalibrationRunner = (job: CalibrationJob) => Promise<CalibrationResu
 /** Races per message to the worker (about 4,000 entries of a 20-racer league: a few ms to copy). */
 const RACES_PER_MESSAGE = 200;
 
-
 export const runCalibrationInWorker: CalibrationRunner = async (job) => {
 	const worker = startWorker(import.meta.url, 'calibration-worker');
 	const answer = new Promise<CalibrationResult>((resolve, reject) => {
