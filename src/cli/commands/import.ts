@@ -33,14 +33,12 @@ Prints the history CSV on stdout and a summary (and what was dropped) on stderr.
 		const [source, path] = positionals;
 		if (source === undefined || path === undefined)
 			throw new UsageError('expected a source (zakstunts, ergast or r4k) and a path');
+		if ((source === 'zakstunts' || source === 'r4k') && (values.from !== undefined || values.to !== undefined))
+			throw new UsageError('--from/--to apply to ergast only');
 		let result: ImportResult;
 		if (source === 'zakstunts') {
-			if (values.from !== undefined || values.to !== undefined)
-				throw new UsageError('--from/--to apply to ergast only');
 			result = importZakstunts(readText(path), path);
 		} else if (source === 'r4k') {
-			if (values.from !== undefined || values.to !== undefined)
-				throw new UsageError('--from/--to apply to ergast only');
 			result = importR4k(readR4kDir(path));
 		} else if (source === 'ergast') {
 			const from = yearArg('from', values.from);
