@@ -2,9 +2,9 @@
  * F1 from the Ergast dump beside the project (../shared/data/f1: not redistributed with pitwall, so a bench skips it,
  * saying why, where it is absent), as races, for the benches that score predictions on it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { importErgast } from '../src/formats/import-ergast.js';
+import { readErgastDir } from '../src/cli/read-ergast-dir.js';
 import type { Race } from '../src/ratings/types.js';
 
 export const F1_DIR = fileURLToPath(new URL('../../shared/data/f1/', import.meta.url));
@@ -15,6 +15,5 @@ export const F1_ABSENT = `${F1_DIR} is absent (the Ergast dump is not redistribu
 /** F1's races of the seasons `from`..`to`, or undefined when the dump is absent. */
 export function f1Races(from = 1970, to = 2021): Race[] | undefined {
 	if (!existsSync(`${F1_DIR}results.csv`)) return undefined;
-	const read = (name: string) => readFileSync(`${F1_DIR}${name}.csv`, 'utf8');
-	return importErgast({ races: read('races'), results: read('results'), drivers: read('drivers') }, { from, to }).races;
+	return readErgastDir(F1_DIR, { from, to }).races;
 }

@@ -17,13 +17,14 @@
  * Also measured: the first-races swing, the largest |rating change| of a racer in their first 3 races (the issue's
  * "Glicko swings ±360 points"), and its median, under the reference and the chosen defaults.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { backtest } from '../src/analysis/backtest.js';
 import { calibrate, type CalibrationResult } from '../src/analysis/calibrate.js';
 import { paramValue, type SearchDimension } from '../src/analysis/calibration-space.js';
-import { importErgast } from '../src/formats/import-ergast.js';
+import { readErgastDir } from '../src/cli/read-ergast-dir.js';
+import { readR4kDir } from '../src/cli/read-r4k-dir.js';
 import { importR4k } from '../src/formats/import-r4k.js';
 import { importZakstunts } from '../src/formats/import-zakstunts.js';
 import { createReplay } from '../src/league/replay.js';
@@ -43,26 +44,12 @@ const { values } = parseArgs({
 function loadHistories(): History[] {
 	const fixtures = join(root, 'test', 'fixtures');
 	const zak = readFileSync(join(fixtures, 'zakstunts', 'zakstunts-race-positions.csv'), 'utf8');
-	const r4kDir = join(fixtures, 'r4k');
-	const r4k = readdirSync(r4kDir, { withFileTypes: true })
-		.filter((entry) => entry.isDirectory())
-		.map(({ name }) => {
-			const read = (file: string) => readFileSync(join(r4kDir, name, file), 'utf8');
-			const files = readdirSync(join(r4kDir, name));
-			return {
-				folder: name,
-				scoreboard: read('thisrace.sb'),
-				config: files.includes('thisrace.cfg') ? read('thisrace.cfg') : undefined,
-			};
-		});
 	const histories: History[] = [
 		{ name: 'ZakStunts', races: importZakstunts(zak).races },
-		{ name: 'R4K', races: importR4k(r4k).races },
+		{ name: 'R4K', races: importR4k(readR4kDir(join(fixtures, 'r4k'))).races },
 	];
 	try {
-		const read = (file: string) => readFileSync(join(values.f1, file), 'utf8');
-		const files = { races: read('races.csv'), results: read('results.csv'), drivers: read('drivers.csv') };
-		histories.push({ name: 'F1', races: importErgast(files, { from: 1970, to: 2021 }).races });
+		histories.push({ name: 'F1', races: readErgastDir(values.f1, { from: 1970, to: 2021 }).races });
 	} catch {
 		console.log(`F1 skipped: ${values.f1} lacks races.csv, results.csv or drivers.csv (the Ergast f1db_csv dump).\n`);
 	}

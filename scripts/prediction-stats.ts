@@ -15,7 +15,7 @@ import { createBacktest } from '../src/analysis/backtest.js';
 import { createPredictionStats } from '../src/analysis/prediction-stats.js';
 import type { ReliabilityChart } from '../src/charts/chart-types.js';
 import { drawChart } from '../src/charts/draw-chart.js';
-import { importErgast } from '../src/formats/import-ergast.js';
+import { readErgastDir } from '../src/cli/read-ergast-dir.js';
 import { parseHistoryCsv } from '../src/formats/history-csv.js';
 import { raceSystems } from '../src/ratings/index.js';
 import type { Race } from '../src/ratings/types.js';
@@ -90,8 +90,7 @@ const histories: History[] = [
 const f1Dir = values.f1;
 const f1Files = ['races.csv', 'results.csv', 'drivers.csv'].map((f) => join(f1Dir, f));
 if (f1Files.every((f) => existsSync(f))) {
-	const [races, results, drivers] = f1Files.map((f) => readFileSync(f, 'utf8')) as [string, string, string];
-	const f1 = importErgast({ races, results, drivers }, { from: 1970, to: 2021 }).races;
+	const f1 = readErgastDir(f1Dir, { from: 1970, to: 2021 }).races;
 	histories.push({ name: 'F1 1970–2021, ratings carried across seasons', races: f1 });
 	histories.push({ name: 'F1 1970–2021, yearly reset', races: f1, reset: 'yearly' });
 } else {

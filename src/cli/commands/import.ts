@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { noExtraPositionals, parseCommandArgs, UsageError } from '../args.js';
 import { readText, type CliCommand } from '../command.js';
 import { writeHistoryCsv } from '../../formats/history-csv.js';
-import { importErgast } from '../../formats/import-ergast.js';
 import { importR4k } from '../../formats/import-r4k.js';
 import type { ImportResult } from '../../formats/import-table.js';
 import { importZakstunts } from '../../formats/import-zakstunts.js';
+import { readErgastDir } from '../read-ergast-dir.js';
 import { readR4kDir } from '../read-r4k-dir.js';
 
 const options = {
@@ -45,11 +44,7 @@ Prints the history CSV on stdout and a summary (and what was dropped) on stderr.
 			const to = yearArg('to', values.to);
 			if (from !== undefined && to !== undefined && from > to)
 				throw new UsageError(`--from ${from} is after --to ${to}`);
-			const file = (name: string): string => readText(join(path, name));
-			result = importErgast(
-				{ races: file('races.csv'), results: file('results.csv'), drivers: file('drivers.csv') },
-				{ from, to },
-			);
+			result = readErgastDir(path, { from, to });
 		} else {
 			throw new UsageError(`unknown source "${source}"; known: zakstunts, ergast, r4k`);
 		}
