@@ -9,7 +9,7 @@ import { LogMovedError, type LeagueInfo, type LeagueRepository } from '../storag
 import { requireOrganizer, type Actor } from './actor.js';
 import { runCalibrationInWorker, type CalibrationRunner } from './calibration-runner.js';
 import { refuse, refused } from './errors.js';
-import { MIN_STATS_RACES } from './league-stats-service.js';
+import { MIN_STATS_RACES, tooFewRaces } from './league-stats-service.js';
 import type { LeagueService } from './league-service.js';
 
 /**
@@ -142,12 +142,7 @@ export function createLeagueCalibrateService(
 		const seq = state.seq();
 		const config = state.config() ?? league.config;
 		const races = state.ratedRaces().map((rated) => rated.race);
-		if (races.length < MIN_STATS_RACES) {
-			throw refused(
-				'calibrate-few-races',
-				`${races.length === 0 ? 'No race has' : `Only ${races.length} race${races.length === 1 ? ' has' : 's have'}`} been rated in this league yet: calibration needs at least ${MIN_STATS_RACES}.`,
-			);
-		}
+		if (races.length < MIN_STATS_RACES) throw tooFewRaces('calibrate-few-races', races.length, 'calibration needs');
 		const current = config.params[system] ?? {};
 		const result = await refuse('calibrate-failed', () =>
 			runner({ system, races, options: { fixed: current, ...replayOptionsOf(config), maxEvaluations } }),

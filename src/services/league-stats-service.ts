@@ -8,7 +8,7 @@ import { createSlicer } from '../event-loop.js';
 import { raceSystems } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
-import { refused } from './errors.js';
+import { refused, type UserFacingError } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { replayOptionsOf } from '../league/replay-options.js';
 
@@ -25,8 +25,14 @@ import { replayOptionsOf } from '../league/replay-options.js';
 /** Leagues whose answer is kept; the least recently asked is dropped past this. */
 const KEPT_LEAGUES = 64;
 
-/** Fewer scored races than this: the numbers say little, and /league stats says so instead. */
+/** Fewer scored races than this: the numbers say little, and /league stats (and /league calibrate) say so instead. */
 export const MIN_STATS_RACES = 5;
+
+/** The refusal of a league with fewer than MIN_STATS_RACES rated races; `needs`: `the prediction stats need`. */
+export function tooFewRaces(code: string, rated: number, needs: string): UserFacingError {
+	const have = rated === 0 ? 'No race has' : `Only ${rated} race${rated === 1 ? ' has' : 's have'}`;
+	return refused(code, `${have} been rated in this league yet: ${needs} at least ${MIN_STATS_RACES}.`);
+}
 
 export interface SystemStats {
 	readonly system: string;
@@ -142,12 +148,7 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 			for (const idle of [...cache.keys()].slice(0, Math.max(0, cache.size - KEPT_LEAGUES))) cache.delete(idle);
 			const result = { league, ...(await kept.answer) };
 			const scored = Math.max(0, ...result.systems.map((s) => s.backtest.races));
-			if (scored < MIN_STATS_RACES) {
-				throw refused(
-					'stats-few-races',
-					`${scored === 0 ? 'No race has' : `Only ${scored} race${scored === 1 ? ' has' : 's have'}`} been rated in this league yet: the prediction stats need at least ${MIN_STATS_RACES}.`,
-				);
-			}
+			if (scored < MIN_STATS_RACES) throw tooFewRaces('stats-few-races', scored, 'the prediction stats need');
 			return result;
 		},
 	};
