@@ -80,6 +80,8 @@ export async function completeCommon(interaction: AutocompleteInteraction, ctx: 
 // ---- number formatting (one place, so tests can format expected values the same way) --------------------------
 
 export const fmtRating = (x: number): string => x.toFixed(1);
+/** A number's text with a typographic minus (U+2212) for its sign, as every signed number in replies shows. */
+export const minus = (text: string): string => text.replace('-', '−');
 export const fmtDelta = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
 /** A probability to 0.1%, never rounded to a certainty it is not: `<0.1%` above 0, `>99.9%` below 1. */
 export const fmtPct = (p: number): string => {

@@ -6,10 +6,8 @@
 import type { ButtonHandler } from '../../src/discord/command.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { NO_MENTIONS } from '../../src/discord/reply.js';
-import { actorOf, clip, esc, servicesOf } from '../shared.js';
+import { actorOf, clip, esc, minus, servicesOf } from '../shared.js';
 import { changesText, parametersText } from './calibrate.js';
-
-const minus = (text: string) => text.replace('-', '−');
 
 export const calibrateButtons: ButtonHandler = {
 	prefix: 'calibrate',

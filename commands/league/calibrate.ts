@@ -7,9 +7,7 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type ChatInputCommandInte
 import { customId, type CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import type { CalibrationProposal } from '../../src/services/league-calibrate-service.js';
-import { actorOf, clip, esc, servicesOf } from '../shared.js';
-
-const minus = (text: string) => text.replace('-', '−');
+import { actorOf, clip, esc, minus, servicesOf } from '../shared.js';
 
 /** A searched quantity as the CLI prints it: 4 significant digits, or "∞ (off)" for a half-life without forgetting. */
 export function showQuantity(value: number | undefined): string {

@@ -9,9 +9,7 @@ import { EMBED_COLOURS, type EmbedSpec } from '../../src/formats/embed.js';
 import { rankSystems, type LeagueStats, type SystemStats } from '../../src/services/league-stats-service.js';
 import { CHARTED_SYSTEMS, reliabilityChartOf } from '../../src/services/stats-chart-data.js';
 import { embedOf } from '../embed.js';
-import { actorOf, chartFiles, servicesOf } from '../shared.js';
-
-const minus = (text: string) => text.replace('-', '−');
+import { actorOf, chartFiles, minus, servicesOf } from '../shared.js';
 
 /** One system's row of the table: name, winner log-likelihood, Brier score, winners picked, races scored. */
 function row(s: SystemStats): string {
