@@ -7,7 +7,7 @@ import { readChanges, writeChanges, type StoredChanges } from './change-cache-st
 import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, FieldEntry, Race } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
-import { replayOptionsOf } from '../league/replay-options.js';
+import { replayOptionsOf, replaySettingsKey } from '../league/replay-options.js';
 
 /**
  * The rated history per (league, system) that `/rating` and `/race show` explain (issue 8 §4): one replay kept per
@@ -148,7 +148,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 			seq: stored?.seq ?? -1,
 			system: impl,
 			params,
-			paramsKey: JSON.stringify([config?.params[system] ?? {}, config?.reset ?? null, config?.retirements ?? null]),
+			paramsKey: replaySettingsKey(config, system),
 			replay: createReplay<unknown, unknown>(impl, params, replayOptionsOf(config), stored?.replay),
 			byPlayer: new Map(stored?.lastChanges.map(({ player, ...change }) => [player, change])),
 			standouts: new Map(stored?.standouts),

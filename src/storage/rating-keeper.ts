@@ -9,7 +9,7 @@ import {
 	type RatingIndexEntry,
 	type RawRatingSnapshot,
 } from './records.js';
-import { replayOptionsOf } from '../league/replay-options.js';
+import { replayOptionsOf, replaySettingsKey } from '../league/replay-options.js';
 
 /**
  * Ratings of one league, per system: an in-memory replay kept at the head of the log, backed by snapshots in the
@@ -76,11 +76,7 @@ export function createRatingKeeper({
 		const config = log.config();
 		const params: unknown = system.params(config?.params[system.id]);
 		const options = replayOptionsOf(config);
-		const paramsKey = JSON.stringify([
-			config?.params[system.id] ?? {},
-			config?.reset ?? null,
-			config?.retirements ?? null,
-		]);
+		const paramsKey = replaySettingsKey(config, system.id);
 		const fresh = (): Current => ({
 			replay: createReplay(system, params, options),
 			paramsKey,
