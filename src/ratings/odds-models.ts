@@ -11,7 +11,9 @@
  * At each node a model fills, for all racers j at once (fillNode, for the engine's walk):
  * - weight[j], racer j's density in t (density in v times dv/dt);
  * - beat[j] = b_j(t) and behind[j] = 1 - b_j(t), the smaller computed directly and the other as 1 minus it, so
- *   that both keep their relative accuracy (a hopeless racer's Π(1 - b) is a product of tiny behind-probabilities);
+ *   that both keep their relative accuracy (a hopeless racer's Π(1 - b) is a product of tiny behind-probabilities).
+ *   Folyami takes behind directly at every node and beat as 1 minus it: beat needs only absolute accuracy there
+ *   (gamma3Model);
  * - bounds on the log-slopes of the P(win) integrands, which are log-concave in t, for the walk's stopping rule.
  * The place matrix uses fillBeat and fillLogWeight on a fixed grid.
  */
@@ -52,8 +54,9 @@ export interface FieldModel {
 	/**
 	 * Fill, at node t, for every racer j: weight[j] (racer j's density in t, linear: every integrand is the weight
 	 * times a product of probabilities ≤ 1, so a weight that underflows leaves a term that does too), beat[j] = b_j(t)
-	 * and behind[j] = 1 - b_j(t), each computed without cancellation (the smaller one directly, the other as 1 minus
-	 * it), and the log-slopes that the engine's stopping rules need:
+	 * and behind[j] = 1 - b_j(t), behind always to full relative accuracy and beat at least to about 1e-16 absolute
+	 * (the smaller one directly, the other as 1 minus it; Folyami's beat as 1 - behind), and the log-slopes that
+	 * the engine's stopping rules need:
 	 * - slope[0] ≤ d/dt log f_i(t) ≤ slope[1] for every racer's P(win) integrand f_i = density_i·Π_{j≠i}(1 - b_j).
 	 *   Each f_i is log-concave in t (a product of log-concave factors), so slope[0] also bounds the slope at every
 	 *   node below t, and slope[1] at every node above.
@@ -95,12 +98,7 @@ const SQRT1_2 = Math.SQRT1_2;
 const PROD_LO = 1e-200;
 
 /** Rates scaled so that the largest is 1 (every probability is invariant under a common scale of the rates). */
-function scaledRates(field: readonly Performance[]): {
-	rate: Float64Array;
-	logRate: Float64Array;
-	min: number;
-	sum: number;
-} {
+function scaledRates(field: readonly Performance[]): { rate: Float64Array; min: number; sum: number } {
 	const n = field.length;
 	const rate = new Float64Array(n);
 	let max = 0;
@@ -113,19 +111,52 @@ function scaledRates(field: readonly Performance[]): {
 		rate[j] = p.rate;
 		if (p.rate > max) max = p.rate;
 	}
-	const logRate = new Float64Array(n);
 	let min = Infinity;
 	let sum = 0;
 	for (let j = 0; j < n; j++) {
 		const r = rate[j]! / max;
 		rate[j] = r;
-		logRate[j] = Math.log(r);
 		if (r < min) min = r;
 		sum += r;
 	}
 	if (!(min > 1e-280)) throw new OddsInputError('rates span more than 280 orders of magnitude');
-	return { rate, logRate, min, sum };
+	return { rate, min, sum };
 }
+
+/** log of each rate (the place matrix's log-weights), computed when first needed. */
+function logRates(rate: Float64Array): Float64Array {
+	const out = new Float64Array(rate.length);
+	for (let j = 0; j < rate.length; j++) out[j] = Math.log(rate[j]!);
+	return out;
+}
+
+/**
+ * The mean of log(rate) from running products, one log per 1e-20 of product instead of one per racer (the walk's
+ * start node, once per call). Rates are scaled into (1e-280, 1], so a product still above 1e-20 times the next rate
+ * stays above 1e-300: nothing underflows.
+ */
+function meanLogRate(rate: Float64Array): number {
+	let logSum = 0;
+	let prod = 1;
+	for (let j = 0; j < rate.length; j++) {
+		prod *= rate[j]!;
+		if (prod < 1e-20) {
+			logSum += Math.log(prod);
+			prod = 1;
+		}
+	}
+	return (logSum + Math.log(prod)) / rate.length;
+}
+
+/**
+ * The largest P(win) and P(top 3) step of the exp-longest walk up to STEP_CAP_EXP_MAX_N racers (0.1, the spec's,
+ * above). The trapezoid error of the maximum of a few exponentials in s = log x stays near 1e-14 up to h = 0.25,
+ * and 0.5/ln n takes over from n = 8 (docs/odds.md, accuracy study). A hopeless racer's integrand narrows with n:
+ * with 0.5/ln n its relative error (after the width check) was 1e-11 at 20 racers but 2.4e-10 at 50, so larger
+ * fields keep 0.1.
+ */
+const STEP_CAP_EXP = 0.25;
+const STEP_CAP_EXP_MAX_N = 20;
 
 /**
  * exp-longest (endure-Elo): T_j ~ Exp(λ_j), the largest T wins. j is ahead of value x when T_j > x:
@@ -139,7 +170,8 @@ function scaledRates(field: readonly Performance[]): {
  */
 function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performance[]): FieldModel {
 	const n = field.length;
-	const { rate, logRate, min, sum } = scaledRates(field);
+	const { rate, min, sum } = scaledRates(field);
+	let logRate: Float64Array | undefined;
 	const hi = Math.log(40 / min) + 0.5;
 	const longest = kind === 'exp-longest';
 	return {
@@ -147,23 +179,21 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 		n,
 		ahead: longest ? 1 : -1,
 		// DEVIATION: the spec fixes h = 0.1. The max of n exponentials narrows like 1/ln n in s, and h = 0.1 leaves
-		// 4e-10 errors at n = 5000 equal racers: h = min(0.1, 0.5/ln n) (0.1 up to n = 148), for P(top 3) too.
-		// Middle order statistics narrow like 1/√n:
-		// h ≤ 0.8/√n for the full place matrix. exp-shortest (minima) keeps its width: 0.1.
+		// 4e-10 errors at n = 5000 equal racers: h = min(0.1, 0.5/ln n) (0.1 from 21 to 148 racers), for P(top 3)
+		// too; up to 20 racers the cap is 0.25 instead (STEP_CAP_EXP, issue 10 §1: speed). Middle order statistics
+		// narrow like 1/√n: h ≤ 0.8/√n for the full place matrix. exp-shortest (minima) keeps its width: 0.1.
 		step: (places) => {
 			if (places > 3) return Math.min(0.1, 0.8 / Math.sqrt(n));
 			if (!longest) return 0.1;
 			// P(top 3) takes the P(win) step: on equal and random fields up to 2000 racers it stays within 3e-14 of
 			// h/3 (the old 0.35/ln n was not needed).
-			return Math.min(0.1, 0.5 / Math.log(n));
+			return Math.min(n <= STEP_CAP_EXP_MAX_N ? STEP_CAP_EXP : 0.1, 0.5 / Math.log(n));
 		},
 		grid: (places) =>
 			longest && places <= 3 && places < n ? { lo: -40 / (n - places + 1) - 1, hi } : { lo: -39 - Math.log(sum), hi },
 		start: () => {
 			// Near the winner's median: the largest of n exponentials is about (ln n + γ)/λ.
-			let meanLog = 0;
-			for (let j = 0; j < n; j++) meanLog += logRate[j]!;
-			meanLog /= n;
+			const meanLog = meanLogRate(rate);
 			return longest ? Math.log(Math.log(n) + 0.58) - meanLog : -Math.log(sum);
 		},
 		fillNode: longest
@@ -236,6 +266,7 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 				},
 		fillLogWeight: (s, out) => {
 			const x = Math.exp(s);
+			logRate ??= logRates(rate);
 			for (let j = 0; j < n; j++) out[j] = logRate[j]! + s - rate[j]! * x;
 		},
 	};
@@ -254,16 +285,22 @@ export function gamma3Cdf(y: number): number {
 /** Beyond this y = θx the Gamma(3, 1) survival and density underflow: e^{-800}·(1 + 800 + 800²/2) < 1e-342. */
 const GAMMA3_FAR = 800;
 
-/** Σ_{m≥3} y^m/m! for y < 1 (P(3, y) = e^{-y} times it). */
+/**
+ * Σ_{m≥3} y^m/m! for y < 1 (P(3, y) = e^{-y} times it): (y³/6)·Σ_{k=0}^{K} y^k·3!/(k+3)! by Horner, with K = 16 for
+ * y < 1 (the first omitted term is below 6/20! = 2.5e-18 of the sum, which is ≥ 1) and fewer terms for smaller y
+ * under the same bound: K = 11 below 0.3 (0.3¹²·6/15! = 2.5e-18), 8 below 0.084 (0.084⁹·6/12! = 2.6e-18) and 5
+ * below 0.0073 (0.0073⁶·6/9! = 2.5e-18). The walk's lower tail is made of such nodes (issue 10 §1, speed).
+ */
 function gamma3Series(y: number): number {
-	// (y³/6)·Σ_{k=0}^{16} y^k·3!/(k+3)! by Horner: for y < 1 the first omitted term is below 6/20! = 2.5e-18.
-	let acc = 6 / 121645100408832000;
-	for (let k = 0; k < GAMMA3_SERIES.length; k++) acc = acc * y + GAMMA3_SERIES[k]!;
+	const first = y < 0.0073 ? 11 : y < 0.084 ? 8 : y < 0.3 ? 5 : 0;
+	let acc = GAMMA3_SERIES[first]!;
+	for (let k = first + 1; k < GAMMA3_SERIES.length; k++) acc = acc * y + GAMMA3_SERIES[k]!;
 	return ((y * y * y) / 6) * acc;
 }
 
-/** 3!/(k+3)! for k = 15 down to 0 (gamma3Series). */
+/** 3!/(k+3)! for k = 16 down to 0 (gamma3Series: entry 16 - K is the highest term kept). */
 const GAMMA3_SERIES = new Float64Array([
+	6 / 121645100408832000,
 	6 / 6402373705728000,
 	6 / 355687428096000,
 	6 / 20922789888000,
@@ -289,6 +326,17 @@ export function gamma3LogSurvival(y: number): number {
 }
 
 /**
+ * The Folyami walk's step for P(win) (places = 1) and P(top 3). The smallest of n Gamma(3) times keeps its width
+ * in log-time, but the integrands of the racers behind it narrow slowly with n: the accuracy study (docs/odds.md)
+ * keeps the error at h against h/4 near 1e-14 with 0.15 up to 100 racers for P(win), and for P(top 3) with 0.2 up
+ * to 5 racers and 0.15 up to 20; 0.1 (the first version's step at every n) beyond.
+ */
+function gamma3Step(places: number, n: number): number {
+	if (places === 1) return n <= 100 ? 0.15 : 0.1;
+	return n <= 5 ? 0.2 : n <= 20 ? 0.15 : 0.1;
+}
+
+/**
  * gamma3-shortest (Folyami): T_j ~ Gamma(3, θ_j), the smallest T wins. j is ahead of value x when T_j < x:
  * b_j = P(3, θ_j x), 1 - b_j = S(θ_j x). Density in s = log x: (θx)³ e^{-θx}/2.
  * Grid (θ_max = 1): every integrand is O(x³) near 0 (tail mass ≤ e^{3 s_lo}/6 = 9.5e-20 at s_lo = -14) and
@@ -296,7 +344,8 @@ export function gamma3LogSurvival(y: number): number {
  */
 function gamma3Model(field: readonly Performance[]): FieldModel {
 	const n = field.length;
-	const { rate, logRate, min } = scaledRates(field);
+	const { rate, min } = scaledRates(field);
+	let logRate: Float64Array | undefined;
 	const grid = { lo: -14, hi: Math.log(60 / min) };
 	return {
 		kind: 'gamma3-shortest',
@@ -304,7 +353,7 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 		ahead: -1,
 		// The smallest of n Gamma(3) keeps its width in log-time (h = 0.1 at every n); middle order statistics
 		// narrow like 1/√n: h ≤ 0.5/√n for the full place matrix.
-		step: (places) => (places > 3 ? Math.min(0.1, 0.5 / Math.sqrt(n)) : 0.1),
+		step: (places) => (places > 3 ? Math.min(0.1, 0.5 / Math.sqrt(n)) : gamma3Step(places, n)),
 		grid: () => grid,
 		start: () => {
 			// The smallest of n Gamma(3) times is near x with Σ (θx)³/6 = 1.
@@ -334,16 +383,13 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 					const e = Math.exp(-y);
 					const poly = 1 + y + 0.5 * y * y;
 					weight[j] = 0.5 * y * y * y * e; // (θx)³e^{-θx}/2
-					let b: number;
-					let c: number;
-					if (y < 1) {
-						b = e * gamma3Series(y); // P(3, y) without the cancellation of 1 - S
-						c = 1 - b;
-					} else {
-						c = e * poly;
-						b = 1 - c; // b ≥ P(3, 1) = 0.08 here: a few ulps
-					}
-					beat[j] = b;
+					// The survival c = S(y) directly, at every y: the products Π(1 - b) of P(win) are made of it. b = 1 - c
+					// is then exact to about 1e-16 absolute but not relative when y is small, which P(top 3) allows: b_j
+					// enters it only as a term b_j·Π_{k≠j} c_k of P(at most two others ahead) ≥ Π_k c_k, so an absolute
+					// error δ in b_j moves that sum by at most δ/c_j of it, ≤ 2δ where c_j ≥ 1/2 (and where c_j < 1/2,
+					// b_j > 1/2 is relatively exact). The series for P(3, y) (gamma3Cdf) cost 20% of the walk.
+					const c = e * poly;
+					beat[j] = 1 - c;
 					behind[j] = c;
 					d = y - (0.5 * y * y * y) / poly;
 				}
@@ -360,6 +406,7 @@ function gamma3Model(field: readonly Performance[]): FieldModel {
 		},
 		fillLogWeight: (s, out) => {
 			const x = Math.exp(s);
+			logRate ??= logRates(rate);
 			for (let j = 0; j < n; j++) out[j] = 3 * (logRate[j]! + s) - rate[j]! * x - LN2;
 		},
 	};

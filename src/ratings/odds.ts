@@ -106,11 +106,9 @@ class WalkScratch {
 	winRestExp = new Int32Array(0);
 	topRest = new Float64Array(0);
 	topRestExp = new Int32Array(0);
-	/** First and second moments of each racer's terms in the node offset τ = t - t0 (win, then top 3). */
-	moment1 = new Float64Array(0);
-	moment2 = new Float64Array(0);
-	moment1Top = new Float64Array(0);
-	moment2Top = new Float64Array(0);
+	/** The current pass's node sums (walk's stopping rule), P(win) and P(top 3). */
+	passWin = new Float64Array(0);
+	passTop3 = new Float64Array(0);
 
 	ensure(n: number): void {
 		if (this.size >= n) return;
@@ -130,18 +128,17 @@ class WalkScratch {
 		this.winRestExp = new Int32Array(m);
 		this.topRest = new Float64Array(m);
 		this.topRestExp = new Int32Array(m);
-		this.moment1 = new Float64Array(m);
-		this.moment2 = new Float64Array(m);
-		this.moment1Top = new Float64Array(m);
-		this.moment2Top = new Float64Array(m);
+		this.passWin = new Float64Array(m);
+		this.passTop3 = new Float64Array(m);
 	}
 }
 
 const scratch = new WalkScratch();
 
 /**
- * P(win) (and P(top 3) when `top3` is given) for every racer by the shared-node trapezoid at step h, walking up
- * from model.start() and then down from the node below it. At each node:
+ * One pass of the shared-node trapezoid at step h: adds every racer's P(win) node sums (and P(top 3)'s when `sums`
+ * holds them) and their moments into `sums`, walking up from model.start() + offset and then down from the node
+ * below it (refinedWalk makes a finer grid of several passes). At each node:
  * - the products Π_{j≠i}(1 - b_j) come from prefix and suffix products of the accurately computed behind
  *   probabilities (no 1 - b cancellation: a hopeless racer's tiny product keeps its relative accuracy), each
  *   renormalized by 1e200 with the count folded into racer i's log-weight, so nothing underflows before the final
@@ -160,26 +157,25 @@ const scratch = new WalkScratch();
  *   ahead), which only falls: once past racer i's mode the density falls at least at fall[i] (log-concave), and in
  *   any case the nodes beyond hold at most 2·P(at most two ahead)/h (restNegligible, in log space).
  */
-function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Array): number {
+function walk(model: FieldModel, h: number, offset: number, sums: GridSums): void {
 	const n = model.n;
 	scratch.ensure(n);
 	const { weight, beat, behind, fall, slope, preWin, preWinExp, pre3, pre3Exp, winTerm, topTerm } = scratch;
-	const { winRest, winRestExp, topRest, topRestExp, moment1, moment2, moment1Top, moment2Top } = scratch;
+	const { winRest, winRestExp, topRest, topRestExp } = scratch;
+	const { m1: moment1, m2: moment2, m1Top: moment1Top, m2Top: moment2Top } = sums;
+	// This pass's own node sums: the stopping rule holds each racer's dropped nodes against them.
+	const win = scratch.passWin;
+	const top3 = sums.top3 ? scratch.passTop3 : undefined;
 	win.fill(0, 0, n);
-	moment1.fill(0, 0, n);
-	moment2.fill(0, 0, n);
-	if (top3) {
-		top3.fill(0, 0, n);
-		moment1Top.fill(0, 0, n);
-		moment2Top.fill(0, 0, n);
-	}
-	const t0 = model.start();
+	if (top3) top3.fill(0, 0, n);
+	const t0 = model.start() + offset;
 	let nodes = 0;
 	for (let dir = 1; dir >= -1; dir -= 2) {
 		for (let k = dir === 1 ? 0 : 1; ; k++) {
 			if (++nodes > MAX_NODES) throw new OddsAccuracyError(`odds quadrature did not converge (n = ${n})`);
-			const tau = dir * k * h;
-			const t = t0 + tau;
+			const t = t0 + dir * k * h;
+			// Moments are taken about the first pass's start, so that every pass of one grid adds up.
+			const tau = offset + dir * k * h;
 			model.fillNode(t, weight, beat, behind, fall, slope);
 			// Prefixes: preWin[i] = Π_{j<i}(1 - b_j)·RESCALE^{preWinExp[i]}, pre3 likewise truncated at 2 ahead.
 			let w = 1;
@@ -278,11 +274,98 @@ function walk(model: FieldModel, h: number, win: Float64Array, top3?: Float64Arr
 			}
 		}
 	}
-	let width = minWidth(win, moment1, moment2, n, h);
-	if (top3) width = Math.min(width, minWidth(top3, moment1Top, moment2Top, n, h));
-	for (let i = 0; i < n; i++) win[i] = win[i]! * h;
-	if (top3) for (let i = 0; i < n; i++) top3[i] = top3[i]! * h;
-	return width;
+	const total = sums.win;
+	for (let i = 0; i < n; i++) total[i] = total[i]! + win[i]!;
+	const total3 = sums.top3;
+	if (top3 && total3) for (let i = 0; i < n; i++) total3[i] = total3[i]! + top3[i]!;
+}
+
+/**
+ * The node sums of a trapezoid grid built by walk passes, with their first and second moments (the width check).
+ * A grid of spacing g is refined to g/2 by one more pass at step g, offset by g/2 (refine): the nodes already
+ * summed are kept, so halving costs one pass of the old size instead of a new walk of twice its size.
+ */
+class GridSums {
+	readonly win: Float64Array;
+	readonly top3: Float64Array | undefined;
+	readonly m1: Float64Array;
+	readonly m2: Float64Array;
+	readonly m1Top: Float64Array;
+	readonly m2Top: Float64Array;
+
+	constructor(n: number, withTop3: boolean) {
+		this.win = new Float64Array(n);
+		this.top3 = withTop3 ? new Float64Array(n) : undefined;
+		this.m1 = new Float64Array(n);
+		this.m2 = new Float64Array(n);
+		this.m1Top = new Float64Array(withTop3 ? n : 0);
+		this.m2Top = new Float64Array(withTop3 ? n : 0);
+	}
+
+	/** Zero the first n entries of every array, for a new grid. */
+	reset(n: number): this {
+		this.win.fill(0, 0, n);
+		this.m1.fill(0, 0, n);
+		this.m2.fill(0, 0, n);
+		if (this.top3) {
+			this.top3.fill(0, 0, n);
+			this.m1Top.fill(0, 0, n);
+			this.m2Top.fill(0, 0, n);
+		}
+		return this;
+	}
+
+	/** The narrowest racer integrand's standard deviation in t (P(win), and P(top 3) when summed). */
+	width(n: number, spacing: number): number {
+		const w = minWidth(this.win, this.m1, this.m2, n, spacing);
+		return this.top3 ? Math.min(w, minWidth(this.top3, this.m1Top, this.m2Top, n, spacing)) : w;
+	}
+}
+
+/**
+ * P(win) (and P(top 3) when `top3` is given) by the walk at step h, refined by halving the grid's spacing (at most
+ * MAX_HALVINGS times) while a sum check fails (ΣP(win) = 1, ΣP(top 3) = 3) or some racer's integrand is narrower
+ * than WIDTH_RATIO spacings (the relative accuracy of a hopeless racer, issue 10 §1, whose integrand narrows like
+ * 1/√n in big fields). Throws OddsAccuracyError, named by `what`, when the sums are still off after the last
+ * halving.
+ */
+/** Reused grid sums (P(win) only, and with P(top 3)), grown as needed: the small fields' calls allocate nothing. */
+const reusedSums: { win: GridSums; top3: GridSums } = { win: new GridSums(0, false), top3: new GridSums(0, true) };
+
+function gridSums(n: number, withTop3: boolean): GridSums {
+	const key = withTop3 ? 'top3' : 'win';
+	if (reusedSums[key].win.length < n)
+		reusedSums[key] = new GridSums(Math.max(n, 2 * reusedSums[key].win.length), withTop3);
+	return reusedSums[key].reset(n);
+}
+
+function refinedWalk(
+	model: FieldModel,
+	h: number,
+	win: Float64Array,
+	top3: Float64Array | undefined,
+	what: string,
+): void {
+	const n = model.n;
+	const sums = gridSums(n, top3 !== undefined);
+	let spacing = h;
+	walk(model, h, 0, sums);
+	for (let attempt = 0; ; attempt++) {
+		for (let i = 0; i < n; i++) win[i] = sums.win[i]! * spacing;
+		let err = Math.abs(sumOf(win) - 1);
+		if (top3) {
+			const s3 = sums.top3!;
+			for (let i = 0; i < n; i++) top3[i] = s3[i]! * spacing;
+			err = Math.max(err, Math.abs(sumOf(top3) - 3) / 3);
+		}
+		const sumsOk = err <= sumTolerance(n);
+		if (sumsOk && (attempt === MAX_HALVINGS || sums.width(n, spacing) >= WIDTH_RATIO * spacing)) return;
+		if (attempt === MAX_HALVINGS) {
+			throw new OddsAccuracyError(`${what}: sums off by ${err} after ${MAX_HALVINGS} halvings of h (n = ${n})`);
+		}
+		walk(model, spacing, spacing / 2, sums);
+		spacing /= 2;
+	}
 }
 
 /**
@@ -340,9 +423,12 @@ function tailsDone(
 	return true;
 }
 
-/** q/(1 - q) with q = e^{-x}: the nodes beyond a term that decays at least geometrically by q hold term times it. */
+/**
+ * An upper bound of q/(1 - q) = 1/(e^x - 1), q = e^{-x}: the nodes beyond a term that decays at least geometrically
+ * by q hold at most term times it. e^x - 1 ≥ x + x²/2 + x³/6 for x ≥ 0, so no expm1 per racer and node.
+ */
 function geometricTail(x: number): number {
-	return 1 / Math.expm1(x);
+	return 1 / (x * (1 + x * (0.5 + x / 6)));
 }
 
 /**
@@ -447,11 +533,16 @@ export function winProbabilities(field: readonly Performance[]): number[] {
 		return clamped(win);
 	}
 	const model = fieldModel(field);
+	const p = new Float64Array(n);
+	if (!model.win) {
+		refinedWalk(model, model.step(1), p, undefined, 'P(win) quadrature');
+		return clamped(p);
+	}
+	// The normal model's own loop: a new pass at the next step (nextStep).
 	let h = model.step(1);
 	let err = Infinity;
-	const p = new Float64Array(n);
 	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++) {
-		const width = winByQuadrature(model, h, p);
+		const width = model.win(h, p);
 		err = Math.abs(sumOf(p) - 1);
 		const sumsOk = err <= sumTolerance(n);
 		if (sumsOk && (width >= WIDTH_RATIO * h || attempt === MAX_HALVINGS)) return clamped(p);
@@ -470,9 +561,15 @@ function nextStep(h: number, width: number, sumsOk: boolean): number {
 	return sumsOk ? Math.min(h, narrow) : Math.min(h / 2, narrow);
 }
 
-/** P(win) at step h into p: the model's own loop (normal) or the walk. Returns the narrowest integrand width. */
-function winByQuadrature(model: FieldModel, h: number, p: Float64Array): number {
-	return model.win ? model.win(h, p) : walk(model, h, p);
+/** P(win) at step h into p, one pass without checks: the model's own loop (normal) or the walk. */
+function winByQuadrature(model: FieldModel, h: number, p: Float64Array): void {
+	if (model.win) {
+		model.win(h, p);
+		return;
+	}
+	const sums = gridSums(model.n, false);
+	walk(model, h, 0, sums);
+	for (let i = 0; i < model.n; i++) p[i] = sums.win[i]! * h;
 }
 
 /**
@@ -570,10 +667,9 @@ export function positionDistribution(field: readonly Performance[]): number[][] 
 export function top3WithStep(field: readonly Performance[], h: number): number[] {
 	if (field.length === 0) return [];
 	const model = fieldModel(field);
-	const win = new Float64Array(model.n);
-	const top3 = new Float64Array(model.n);
-	walk(model, h, win, top3);
-	return Array.from(top3);
+	const sums = gridSums(model.n, true);
+	walk(model, h, 0, sums);
+	return Array.from(sums.top3!.subarray(0, model.n), (v) => v * h);
 }
 
 /** P(win), P(top 3) and expected finishing position (1 = first) for every racer of one field. */
@@ -597,21 +693,11 @@ export function fieldOdds(field: readonly Performance[]): FieldOdds {
 		return { pWin: clamped(win), pTop3: clamped(top3), expectedPosition };
 	}
 	const model = fieldModel(field);
-	let h = model.step(3);
-	let err = Infinity;
 	const win = new Float64Array(n);
 	const top3 = new Float64Array(n);
-	for (let attempt = 0; attempt <= MAX_HALVINGS; attempt++) {
-		const width = walk(model, h, win, top3);
-		// Σ P(top 3) = 3 and Σ P(win) = 1 on the same nodes.
-		err = Math.max(Math.abs(sumOf(win) - 1), Math.abs(sumOf(top3) - 3) / 3);
-		const sumsOk = err <= sumTolerance(n);
-		if (sumsOk && (width >= WIDTH_RATIO * h || attempt === MAX_HALVINGS)) {
-			return { pWin: clamped(win), pTop3: clamped(top3), expectedPosition };
-		}
-		h = nextStep(h, width, sumsOk);
-	}
-	throw new OddsAccuracyError(`top-3 quadrature: sums off by ${err} after ${MAX_HALVINGS} halvings (n = ${n})`);
+	// Σ P(top 3) = 3 and Σ P(win) = 1 on the same nodes.
+	refinedWalk(model, model.step(3), win, top3, 'top-3 quadrature');
+	return { pWin: clamped(win), pTop3: clamped(top3), expectedPosition };
 }
 
 /** The self-check of the closed forms: Σ P(win) = 1 and Σ P(top 3) = 3 (a guard against a wrong formula). */

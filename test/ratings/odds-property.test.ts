@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldOdds, OddsInputError, positionDistribution, winProbabilities } from '../../src/ratings/odds.js';
+import {
+	fieldOdds,
+	OddsInputError,
+	positionDistribution,
+	top3WithStep,
+	winProbabilities,
+	winProbabilitiesWithStep,
+} from '../../src/ratings/odds.js';
+import { fieldModel } from '../../src/ratings/odds-models.js';
 import type { Performance } from '../../src/ratings/types.js';
+import { mulberry32 } from '../support/mulberry32.js';
 import { exactPlackettLuce, exactTop3ExpLongest, exactWinExpLongest, quadratureReference } from './odds-reference.js';
 
 // Issue 10 §1: P(win) and P(top 3) of every racer exact to 1e-12 absolute and 1e-9 relative for every probability
@@ -143,6 +152,38 @@ describe('every racer against a high-precision reference (random fields, hopeles
 			check(pTop3[i]!, refTop3[i]!, `P(top 3) racer ${i}`);
 		});
 	});
+});
+
+describe('a grid refined by halving keeps its nodes (refinedWalk)', () => {
+	it('endure, 100 racers where the first step is too coarse: the refined odds match the reference and a fresh walk at h/2', () => {
+		// A seeded field (bench-like spread) on which one racer's integrand is narrower than 1.15 steps, so the engine
+		// halves the grid with one pass at the midpoints and adds it to the first.
+		const u = mulberry32(3091);
+		const gauss = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
+		const field: Performance[] = Array.from({ length: 100 }, () => ({
+			kind: 'exp-longest',
+			rate: Math.exp(-1.5 * gauss()),
+		}));
+		const h = fieldModel(field).step(1);
+		const coarse = winProbabilitiesWithStep(field, h);
+		const half = winProbabilitiesWithStep(field, h / 2);
+		// The precondition: at h some racer is off by more than 1e-11 relative, so the refinement matters.
+		expect(Math.max(...coarse.map((p, i) => Math.abs(p - half[i]!) / half[i]!))).toBeGreaterThan(1e-11);
+		const win = winProbabilities(field);
+		const { pWin, pTop3 } = fieldOdds(field);
+		const halfTop3 = top3WithStep(field, h / 2);
+		const ref = quadratureReference(field, 1);
+		const refTop3 = quadratureReference(field, 3);
+		field.forEach((_, i) => {
+			check(win[i]!, ref[i]!, `P(win) racer ${i}`);
+			check(pWin[i]!, ref[i]!, `fieldOdds P(win) racer ${i}`);
+			check(pTop3[i]!, refTop3[i]!, `P(top 3) racer ${i}`);
+			// Two passes at h, the second offset by h/2, are the grid of spacing h/2.
+			expect(Math.abs(win[i]! - half[i]!) / half[i]!, `racer ${i}`).toBeLessThan(1e-12);
+			expect(Math.abs(pTop3[i]! - halfTop3[i]!) / halfTop3[i]!, `racer ${i}`).toBeLessThan(1e-12);
+		});
+		expect(Math.min(...win)).toBeLessThan(1e-50);
+	}, 60_000);
 });
 
 // Issue 10 §1 regression: the walk stopped in the empty stretch between a racer far ahead and the rest (every

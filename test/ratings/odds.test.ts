@@ -10,7 +10,7 @@ import {
 	winProbabilities,
 	winProbabilitiesWithStep,
 } from '../../src/ratings/odds.js';
-import { fieldModel } from '../../src/ratings/odds-models.js';
+import { fieldModel, gamma3Cdf } from '../../src/ratings/odds-models.js';
 import type { Performance } from '../../src/ratings/types.js';
 import endureOracle from '../fixtures/endure/win_probabilities.json' with { type: 'json' };
 import reference from '../fixtures/odds/reference.json' with { type: 'json' };
@@ -396,11 +396,31 @@ describe('invariants', () => {
 	});
 });
 
+describe('Gamma(3) distribution function (the place matrix of Folyami)', () => {
+	it('P(3, y) for y < 1 keeps 2e-15 relative accuracy with its shortened series (y from 1e-9 to 1)', () => {
+		// Reference: e^{-y}·Σ_{m≥3} y^m/m! summed to 60 terms (positive terms, a few ulps). The engine keeps 6 to 17
+		// terms by the size of y; a threshold set too high would show as an error of 1e-12 or more.
+		const u = mulberry32(33);
+		for (let k = 0; k < 20_000; k++) {
+			const y = Math.exp(-Math.log(1e9) * u());
+			let term = (y * y * y) / 6;
+			let sum = 0;
+			for (let m = 3; m < 63; m++) {
+				sum += term;
+				term *= y / (m + 1);
+			}
+			const ref = Math.exp(-y) * sum;
+			expect(Math.abs(gamma3Cdf(y) - ref) / ref, `y = ${y}`).toBeLessThan(2e-15);
+		}
+	});
+});
+
 describe('quadrature step (accuracy study, docs/odds.md)', () => {
-	it('halving the chosen step changes P(win) and P(top 3) by < 1e-13 on clustered fields up to n = 2000', () => {
+	it('halving the chosen step changes P(win) and P(top 3) by < 1e-13 on clustered fields of 5 to 2000', () => {
+		// 5 and 12: the larger steps of small fields (endure up to 0.25, Folyami 0.15 and 0.2).
 		const u = mulberry32(4242);
 		for (const kind of ['exp-longest', 'gamma3-shortest', 'normal-highest'] as Kind[]) {
-			for (const n of [20, 300, 2000]) {
+			for (const n of [5, 12, 20, 300, 2000]) {
 				const field = randomField(kind, n, u).map((p) =>
 					p.kind === 'normal-highest' ? { ...p, sd: 100, mean: 1500 + (p.mean - 1500) * 0.05 } : p,
 				);
