@@ -96,16 +96,6 @@ class WalkScratch {
 	preWinExp = new Int32Array(0);
 	pre3 = new Float64Array(0);
 	pre3Exp = new Int32Array(0);
-	winTerm = new Float64Array(0);
-	topTerm = new Float64Array(0);
-	/**
-	 * Each racer's term without its density: Π_{j≠i}(1 - b_j) (win) and P(at most two others ahead) (top 3), as
-	 * value·RESCALE^{-exponent} (the stopping rule's bound on the nodes beyond in the behind direction).
-	 */
-	winRest = new Float64Array(0);
-	winRestExp = new Int32Array(0);
-	topRest = new Float64Array(0);
-	topRestExp = new Int32Array(0);
 	/** The current pass's node sums (walk's stopping rule), P(win) and P(top 3). */
 	passWin = new Float64Array(0);
 	passTop3 = new Float64Array(0);
@@ -122,12 +112,6 @@ class WalkScratch {
 		this.preWinExp = new Int32Array(m);
 		this.pre3 = new Float64Array(3 * m);
 		this.pre3Exp = new Int32Array(m);
-		this.winTerm = new Float64Array(m);
-		this.topTerm = new Float64Array(m);
-		this.winRest = new Float64Array(m);
-		this.winRestExp = new Int32Array(m);
-		this.topRest = new Float64Array(m);
-		this.topRestExp = new Int32Array(m);
 		this.passWin = new Float64Array(m);
 		this.passTop3 = new Float64Array(m);
 	}
@@ -160,8 +144,7 @@ const scratch = new WalkScratch();
 function walk(model: FieldModel, h: number, offset: number, sums: GridSums): void {
 	const n = model.n;
 	scratch.ensure(n);
-	const { weight, beat, behind, fall, slope, preWin, preWinExp, pre3, pre3Exp, winTerm, topTerm } = scratch;
-	const { winRest, winRestExp, topRest, topRestExp } = scratch;
+	const { weight, beat, behind, fall, slope, preWin, preWinExp, pre3, pre3Exp } = scratch;
 	const { m1: moment1, m2: moment2, m1Top: moment1Top, m2Top: moment2Top } = sums;
 	// This pass's own node sums: the stopping rule holds each racer's dropped nodes against them.
 	const win = scratch.passWin;
@@ -210,6 +193,11 @@ function walk(model: FieldModel, h: number, offset: number, sums: GridSums): voi
 					}
 				}
 			}
+			// The stopping rule (winTailDone, topTailDone), checked racer by racer in the suffix loop until one fails.
+			const decay = dir > 0 ? -slope[1]! : slope[0]!;
+			const tailFactor = decay > 0 ? geometricTail(decay * h) : Infinity;
+			const behindward = dir !== model.ahead;
+			let done = true;
 			// Suffixes, combined with the prefixes on the way down.
 			let anyWeight = false;
 			w = 1;
@@ -223,26 +211,24 @@ function walk(model: FieldModel, h: number, offset: number, sums: GridSums): voi
 				if (wi > 0) anyWeight = true;
 				const ew = we + preWinExp[i]!;
 				const rest = w * preWin[i]!;
-				winRest[i] = rest;
-				winRestExp[i] = ew;
 				const tw = (ew === 0 ? wi : wi * Math.exp(-ew * LOG_RESCALE)) * rest;
-				winTerm[i] = tw;
-				win[i] = win[i]! + tw;
+				const sumWin = win[i]! + tw;
+				win[i] = sumWin;
 				moment1[i] = moment1[i]! + tw * tau;
 				moment2[i] = moment2[i]! + tw * tau * tau;
+				if (done) done = winTailDone(tw, tailFactor, sumWin, behindward, rest, ew, h);
 				if (top3) {
 					const b0 = pre3[3 * i]!;
 					const b1 = pre3[3 * i + 1]!;
 					const b2 = pre3[3 * i + 2]!;
 					const e3 = ae + pre3Exp[i]!;
 					const rest3 = a0 * b0 + a0 * b1 + a1 * b0 + a0 * b2 + a1 * b1 + a2 * b0;
-					topRest[i] = rest3;
-					topRestExp[i] = e3;
 					const tt = (e3 === 0 ? wi : wi * Math.exp(-e3 * LOG_RESCALE)) * rest3;
-					topTerm[i] = tt;
-					top3[i] = top3[i]! + tt;
+					const sumTop = top3[i]! + tt;
+					top3[i] = sumTop;
 					moment1Top[i] = moment1Top[i]! + tt * tau;
 					moment2Top[i] = moment2Top[i]! + tt * tau * tau;
+					if (done) done = topTailDone(tt, tailFactor, sumTop, behindward, fall[i]!, rest3, e3, h);
 				}
 				const p = beat[i]!;
 				const q = behind[i]!;
@@ -263,7 +249,7 @@ function walk(model: FieldModel, h: number, offset: number, sums: GridSums): voi
 					}
 				}
 			}
-			if (tailsDone(dir, model.ahead, n, h, win, top3)) break;
+			if (done) break;
 			if (!anyWeight && model.nextMass) {
 				// Every density underflows here (a racer far ahead of the rest, issue 10 §1): jump to the last node
 				// before the next racer's density can be non-zero; the nodes skipped hold exact zeros.
@@ -388,39 +374,41 @@ function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: num
 }
 
 /**
- * The walk's stopping rule (see walk): true when every racer's remaining nodes in direction dir are negligible,
- * each against its own sum so far (TAIL_FRACTION) or absolutely (NEGLIGIBLE_MASS).
+ * The walk's stopping rule for racer i's P(win) in the walk direction (see walk): its nodes beyond are negligible
+ * against its own sum so far (TAIL_FRACTION) or absolutely (NEGLIGIBLE_MASS). `term` is the node's term, `tailFactor`
+ * the geometric bound q/(1 - q) of the nodes beyond from the slope bound (Infinity when the slope gives none), and
+ * rest·RESCALE^{-restExp} the others' arrangement Π_{j≠i}(1 - b_j), which only falls going behind.
  */
-function tailsDone(
-	dir: number,
-	ahead: number,
-	n: number,
+function winTailDone(
+	term: number,
+	tailFactor: number,
+	sum: number,
+	behindward: boolean,
+	rest: number,
+	restExp: number,
 	h: number,
-	win: Float64Array,
-	top3: Float64Array | undefined,
 ): boolean {
-	const { slope, fall, winTerm, winRest, winRestExp, topTerm, topRest, topRestExp } = scratch;
-	const decay = dir > 0 ? -slope[1]! : slope[0]!;
-	const f = decay > 0 ? geometricTail(decay * h) : Infinity;
-	const behindward = dir !== ahead;
-	for (let i = 0; i < n; i++) {
-		if (decay > 0 && winTerm[i]! * f <= TAIL_FRACTION * win[i]!) continue;
-		if (behindward && restNegligible(winRest[i]!, winRestExp[i]!, win[i]!, h)) continue;
-		return false;
-	}
-	if (!top3) return true;
-	for (let i = 0; i < n; i++) {
-		const tt = topTerm[i]!;
-		if (!behindward) {
-			if (decay > 0 && tt * f <= TAIL_FRACTION * top3[i]!) continue;
-			return false;
-		}
-		const d = fall[i]!;
-		if (d > 0 && tt * geometricTail(d * h) <= TAIL_FRACTION * top3[i]!) continue;
-		if (restNegligible(topRest[i]!, topRestExp[i]!, top3[i]!, h)) continue;
-		return false;
-	}
-	return true;
+	if (term * tailFactor <= TAIL_FRACTION * sum) return true;
+	return behindward && restNegligible(rest, restExp, sum, h);
+}
+
+/**
+ * The same for racer i's P(top 3): going ahead the P(win) bound holds (the others' odds fall); going behind, the
+ * density's own fall once past its mode (log-concave), or the bound on P(at most two others ahead) (rest3).
+ */
+function topTailDone(
+	term: number,
+	tailFactor: number,
+	sum: number,
+	behindward: boolean,
+	fall: number,
+	rest3: number,
+	rest3Exp: number,
+	h: number,
+): boolean {
+	if (!behindward) return term * tailFactor <= TAIL_FRACTION * sum;
+	if (fall > 0 && term * geometricTail(fall * h) <= TAIL_FRACTION * sum) return true;
+	return restNegligible(rest3, rest3Exp, sum, h);
 }
 
 /**
