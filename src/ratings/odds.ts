@@ -268,7 +268,7 @@ function walk(model: FieldModel, h: number, offset: number, sums: GridSums): voi
 
 /**
  * The node sums of a trapezoid grid built by walk passes, with their first and second moments (the width check).
- * A grid of spacing g is refined to g/2 by one more pass at step g, offset by g/2 (refine): the nodes already
+ * A grid of spacing g is refined to g/2 by one more pass at step g, offset by g/2 (refinedWalk): the nodes already
  * summed are kept, so halving costs one pass of the old size instead of a new walk of twice its size.
  */
 class GridSums {
@@ -308,13 +308,6 @@ class GridSums {
 	}
 }
 
-/**
- * P(win) (and P(top 3) when `top3` is given) by the walk at step h, refined by halving the grid's spacing (at most
- * MAX_HALVINGS times) while a sum check fails (ΣP(win) = 1, ΣP(top 3) = 3) or some racer's integrand is narrower
- * than WIDTH_RATIO spacings (the relative accuracy of a hopeless racer, issue 10 §1, whose integrand narrows like
- * 1/√n in big fields). Throws OddsAccuracyError, named by `what`, when the sums are still off after the last
- * halving.
- */
 /** Reused grid sums (P(win) only, and with P(top 3)), grown as needed: the small fields' calls allocate nothing. */
 const reusedSums: { win: GridSums; top3: GridSums } = { win: new GridSums(0, false), top3: new GridSums(0, true) };
 
@@ -325,6 +318,13 @@ function gridSums(n: number, withTop3: boolean): GridSums {
 	return reusedSums[key].reset(n);
 }
 
+/**
+ * P(win) (and P(top 3) when `top3` is given) by the walk at step h, refined by halving the grid's spacing (at most
+ * MAX_HALVINGS times) while a sum check fails (ΣP(win) = 1, ΣP(top 3) = 3) or some racer's integrand is narrower
+ * than WIDTH_RATIO spacings (the relative accuracy of a hopeless racer, issue 10 §1, whose integrand narrows like
+ * 1/√n in big fields). Throws OddsAccuracyError, named by `what`, when the sums are still off after the last
+ * halving.
+ */
 function refinedWalk(
 	model: FieldModel,
 	h: number,
