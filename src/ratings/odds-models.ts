@@ -93,6 +93,11 @@ export class OddsInputError extends Error {
 	override readonly name = 'OddsInputError';
 }
 
+/** The quadrature did not reach the accuracy target after the allowed step halvings. */
+export class OddsAccuracyError extends Error {
+	override readonly name = 'OddsAccuracyError';
+}
+
 const SQRT1_2 = Math.SQRT1_2;
 /** Renormalization bounds of the running product Π div (see the header). */
 const PROD_LO = 1e-200;
