@@ -94,7 +94,27 @@ export function oddsConfig(chart: OddsChart, theme: ChartTheme, plugins: readonl
 	};
 }
 
-/** Each bar's percentage just above it. */
+/** A bar label: its centre x, its baseline y (the text sits above it) and its text width, in pixels. */
+export interface BarLabel {
+	readonly x: number;
+	readonly y: number;
+	readonly width: number;
+}
+
+/** The height of a 10 px label line, with a pixel between stacked labels. */
+export const BAR_LABEL_HEIGHT = 12;
+
+/**
+ * The baseline of a player's P(top 3) label: above its bar, or, when it would overlap the player's P(win) label
+ * (two short bars side by side, as `<0.1%` next to `2.6%` in a field of 12), one line above that label.
+ */
+export function top3LabelBaseline(win: BarLabel, top3: BarLabel): number {
+	const apart = Math.abs(top3.x - win.x) >= (win.width + top3.width) / 2 + 2;
+	if (apart || Math.abs(top3.y - win.y) >= BAR_LABEL_HEIGHT) return top3.y;
+	return Math.min(top3.y, win.y - BAR_LABEL_HEIGHT);
+}
+
+/** Each bar's percentage just above it; a P(top 3) label that would overlap its P(win) label goes one line up. */
 function barLabelsPlugin(colors: ChartColors): Plugin<'bar'> {
 	return {
 		id: 'pitwallBarLabels',
@@ -105,11 +125,18 @@ function barLabelsPlugin(colors: ChartColors): Plugin<'bar'> {
 			ctx.font = `10px "${font(10).family}"`;
 			ctx.textAlign = 'center';
 			ctx.textBaseline = 'bottom';
-			chart.data.datasets.forEach((dataset, d) => {
-				chart.getDatasetMeta(d).data.forEach((bar, i) => {
-					const value = dataset.data[i];
-					if (typeof value === 'number') ctx.fillText(formatPercent(value / 100), bar.x, bar.y - 2);
+			const labelsOf = (d: number): (BarLabel & { text: string })[] =>
+				chart.getDatasetMeta(d).data.map((bar, i) => {
+					const value = chart.data.datasets[d]?.data[i];
+					const text = typeof value === 'number' ? formatPercent(value / 100) : '';
+					return { x: bar.x, y: bar.y - 2, width: ctx.measureText(text).width, text };
 				});
+			const win = labelsOf(0);
+			const top3 = labelsOf(1);
+			for (const label of win) ctx.fillText(label.text, label.x, label.y);
+			top3.forEach((label, i) => {
+				const below = win[i];
+				ctx.fillText(label.text, label.x, below ? top3LabelBaseline(below, label) : label.y);
 			});
 			ctx.restore();
 		},

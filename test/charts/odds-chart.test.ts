@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chartColors } from '../../src/charts/chart-theme.js';
 import type { OddsChart } from '../../src/charts/chart-types.js';
 import { drawChart } from '../../src/charts/draw-chart.js';
+import { BAR_LABEL_HEIGHT, top3LabelBaseline } from '../../src/charts/odds-config.js';
 import { sampleOdds } from '../support/chart-samples.js';
 import { decodePng, distinctColors, hexRgb, isColor, pixelOf, type Pixels, type Rgb } from '../support/png-pixels.js';
 
@@ -112,5 +113,16 @@ describe('odds chart input', () => {
 		await expect(drawChart({ kind: 'odds', chart: { ...title, rows: [], headToHead }, theme: 'dark' })).rejects.toThrow(
 			'in 0..1, not 1.2',
 		);
+	});
+});
+
+describe('bar labels of small bars side by side', () => {
+	it('raise a P(top 3) label one line above the P(win) label it would overlap, and leave the others alone', () => {
+		// `<0.1%` (28 px) and `2.6%` (22 px) on bars 24 px apart, both just above the axis: they would overlap.
+		const win = { x: 100, y: 330, width: 28 };
+		expect(top3LabelBaseline(win, { x: 124, y: 326, width: 22 })).toBe(330 - BAR_LABEL_HEIGHT);
+		// Far enough apart sideways (wide bars), or the top-3 bar already a line taller: unchanged.
+		expect(top3LabelBaseline(win, { x: 140, y: 326, width: 22 })).toBe(326);
+		expect(top3LabelBaseline(win, { x: 124, y: 300, width: 22 })).toBe(300);
 	});
 });
