@@ -33,7 +33,7 @@ import * as special from './special.js';
 
 // Module-local copies of functions called in inner loops (an imported binding is a getter call per use under tsx
 // and vitest).
-const { accumulateWithout, poissonBinomial } = pb;
+const { accumulateWithoutTrimmed, poissonBinomialTrimmed } = pb;
 const { normalCdf } = special;
 
 export { OddsAccuracyError, OddsInputError } from './odds-models.js';
@@ -198,6 +198,7 @@ function placesByQuadrature(model: FieldModel, h: number): Float64Array {
 	const beat = new Float64Array(n);
 	const logWeight = new Float64Array(n);
 	const full = new Float64Array(n + 1);
+	const support = new Int32Array(2);
 	const grid = model.grid(n);
 	const { lo } = grid;
 	const count = nodeCount(grid, h);
@@ -214,11 +215,13 @@ function placesByQuadrature(model: FieldModel, h: number): Float64Array {
 		}
 		if (!any) continue;
 		model.fillBeat(t, beat);
-		poissonBinomial(beat, n, full);
+		poissonBinomialTrimmed(beat, n, full, support);
+		const countLo = support[0]!;
+		const countHi = support[1]!;
 		for (let i = 0; i < n; i++) {
 			const lw = logWeight[i]!;
 			if (lw <= minLogWeight) continue;
-			accumulateWithout(full, n, beat[i]!, h * Math.exp(lw), pos, i * n);
+			accumulateWithoutTrimmed(full, n, countLo, countHi, beat[i]!, h * Math.exp(lw), pos, i * n);
 		}
 	}
 	return pos;

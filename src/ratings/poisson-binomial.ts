@@ -57,6 +57,74 @@ export function accumulateWithout(
 	}
 }
 
+/** Counts whose probability falls below this are set to 0 and left out of the trimmed distributions' loops. */
+export const NEGLIGIBLE_COUNT = 1e-300;
+
+/**
+ * poissonBinomial on the counts that matter only: out[c] for c in [support[0], support[1]], every other entry of
+ * out[0..n] exactly 0. An entry below NEGLIGIBLE_COUNT at either end of the support is set to 0 and the support
+ * shrinks past it, so a node where the racers are all likely behind (or all likely ahead) costs O(n·width), not
+ * O(n²) (the place matrix's nodes far in the tails, issue 10: its 50 ms target at 100 racers). Each dropped entry
+ * is below 1e-300, and an entry once below it only feeds its neighbours through factors ≤ 1 afterwards.
+ */
+export function poissonBinomialTrimmed(b: Float64Array, n: number, out: Float64Array, support: Int32Array): void {
+	out.fill(0, 0, n + 1);
+	out[0] = 1;
+	let lo = 0;
+	let hi = 0;
+	for (let j = 0; j < n; j++) {
+		const p = b[j]!;
+		const q = 1 - p;
+		out[hi + 1] = out[hi]! * p;
+		for (let c = hi; c > lo; c--) out[c] = out[c]! * q + out[c - 1]! * p;
+		out[lo] = out[lo]! * q;
+		hi++;
+		while (hi > lo && out[hi]! < NEGLIGIBLE_COUNT) out[hi--] = 0;
+		while (lo < hi && out[lo]! < NEGLIGIBLE_COUNT) out[lo++] = 0;
+	}
+	support[0] = lo;
+	support[1] = hi;
+}
+
+/**
+ * accumulateWithout on a trimmed distribution (poissonBinomialTrimmed, support [lo, hi]): the others' counts are
+ * taken on [lo - 1, hi] (removing one trial lowers a count by at most 1). Outside it each is at most 2·NEGLIGIBLE_COUNT:
+ * F[c] = q·Q[c] + p·Q[c-1] gives Q[c] ≤ F[c]/q ≤ 2F[c] when p ≤ 1/2 and Q[c-1] ≤ F[c]/p ≤ 2F[c] when p > 1/2, and
+ * F is below NEGLIGIBLE_COUNT outside [lo, hi]. They are left out, far below the place matrix's 1e-12.
+ */
+export function accumulateWithoutTrimmed(
+	full: Float64Array,
+	n: number,
+	lo: number,
+	hi: number,
+	p: number,
+	w: number,
+	row: Float64Array,
+	offset: number,
+): void {
+	const m = n - 1;
+	const q = 1 - p;
+	const first = Math.max(0, lo - 1);
+	const last = Math.min(m, hi);
+	if (p <= 0.5) {
+		// Q[c] = (F[c] - p·Q[c-1])/q from Q[first - 1] = 0 (F = 0 below lo).
+		const inv = 1 / q;
+		let prev = 0;
+		for (let c = first; c <= last; c++) {
+			prev = (full[c]! - p * prev) * inv;
+			row[offset + c] = row[offset + c]! + w * prev;
+		}
+	} else {
+		// Q[c - 1] = (F[c] - q·Q[c])/p from Q[last + 1] = 0 (F = 0 above hi).
+		const inv = 1 / p;
+		let next = 0;
+		for (let c = last + 1; c > first; c--) {
+			next = (full[c]! - q * next) * inv;
+			row[offset + c - 1] = row[offset + c - 1]! + w * next;
+		}
+	}
+}
+
 /**
  * Prefix and suffix distributions truncated to counts 0, 1, 2 (exact: entries 0..2 of a convolution only depend
  * on entries 0..2 of its factors). pre[3j + c] = P(c successes among b[0..j-1]); suf[3j + c] = P(c among

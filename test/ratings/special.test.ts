@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { erfc, erfcx, logNormalCdf, normalCdf, normalUpperTail } from '../../src/ratings/special.js';
 import ref from '../fixtures/odds/special.json' with { type: 'json' };
-import { accumulateWithout, poissonBinomial, truncatedPrefixSuffix } from '../../src/ratings/poisson-binomial.js';
+import {
+	accumulateWithout,
+	accumulateWithoutTrimmed,
+	poissonBinomial,
+	poissonBinomialTrimmed,
+	truncatedPrefixSuffix,
+} from '../../src/ratings/poisson-binomial.js';
 
 // Reference values: test/fixtures/odds/special.json, mpmath at 40 digits (generate_special.py in that folder).
 
@@ -77,6 +83,50 @@ describe('Poisson-binomial', () => {
 			const expected = brute(Array.from(b).filter((_, j) => j !== i));
 			expected.forEach((v, c) => expect(Math.abs(row[c]! / 2 - v), `remove ${i}, count ${c}`).toBeLessThan(1e-15));
 		}
+	});
+
+	it('the trimmed distribution and deconvolution equal the full ones to 1e-290 where the tails are negligible', () => {
+		// 120 trials that are all nearly certain (or nearly impossible): counts far from the bulk fall below 1e-300 and
+		// are trimmed; everything kept must equal the full O(n²) computation, and the support must really shrink. The
+		// deconvolutions agree to rounding (the full one leaves noise of 1e-35 where the trimmed one has 0).
+		for (const [scale, far] of [
+			[1e-12, false],
+			[1e-12, true],
+			[0.3, false],
+		] as const) {
+			const m = 120;
+			const probs = new Float64Array(m);
+			for (let j = 0; j < m; j++) {
+				const small = scale * (1 + Math.sin(j));
+				probs[j] = far ? 1 - small : small;
+			}
+			const full = new Float64Array(m + 1);
+			const trimmed = new Float64Array(m + 1);
+			const support = new Int32Array(2);
+			poissonBinomial(probs, m, full);
+			poissonBinomialTrimmed(probs, m, trimmed, support);
+			for (let c = 0; c <= m; c++) expect(Math.abs(trimmed[c]! - full[c]!), `count ${c}`).toBeLessThan(1e-290);
+			if (scale < 0.01) expect(support[1]! - support[0]!).toBeLessThan(40);
+			for (const i of [0, 7, m - 1]) {
+				const a = new Float64Array(m);
+				const b2 = new Float64Array(m);
+				accumulateWithout(full, m, probs[i]!, 1, a, 0);
+				accumulateWithoutTrimmed(trimmed, m, support[0]!, support[1]!, probs[i]!, 1, b2, 0);
+				for (let c = 0; c < m; c++) expect(Math.abs(a[c]! - b2[c]!), `without ${i}, count ${c}`).toBeLessThan(1e-16);
+			}
+		}
+	});
+
+	it('the trimmed deconvolution keeps the count just below the support (a certain trial removed)', () => {
+		// Nine certain trials and one coin: counts 9 and 10, each 1/2. Without a certain trial: counts 8 and 9.
+		const probs = new Float64Array([1, 1, 1, 1, 1, 1, 1, 1, 1, 0.5]);
+		const trimmed = new Float64Array(11);
+		const support = new Int32Array(2);
+		poissonBinomialTrimmed(probs, 10, trimmed, support);
+		expect(Array.from(support)).toEqual([9, 10]);
+		const row = new Float64Array(10);
+		accumulateWithoutTrimmed(trimmed, 10, support[0]!, support[1]!, 1, 1, row, 0);
+		expect(Array.from(row)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0.5, 0.5]);
 	});
 
 	it('truncated prefix/suffix distributions give the first three counts without each trial', () => {
