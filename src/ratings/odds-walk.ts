@@ -183,6 +183,8 @@ export function walk(model: FieldModel, h: number, offset: number, sums: GridSum
 					moment2Top[i] = moment2Top[i]! + tt * tau * tau;
 					if (done) done = topTailDone(tt, tailFactor, sumTop, behindward, fall[i]!, rest3, e3, h);
 				}
+				// The prefix loop's update, kept inline on purpose: a shared function would hold the six running values
+				// in memory instead of registers, in the engine's hottest loop.
 				const p = beat[i]!;
 				const q = behind[i]!;
 				w *= q;
