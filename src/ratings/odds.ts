@@ -33,7 +33,7 @@ import * as special from './special.js';
 
 // Module-local copies of functions called in inner loops (an imported binding is a getter call per use under tsx
 // and vitest).
-const { accumulateWithoutTrimmed, poissonBinomialTrimmed } = pb;
+const { accumulateWithout, poissonBinomial } = pb;
 const { normalCdf } = special;
 
 export { OddsAccuracyError, OddsInputError } from './odds-models.js';
@@ -215,13 +215,13 @@ function placesByQuadrature(model: FieldModel, h: number): Float64Array {
 		}
 		if (!any) continue;
 		model.fillBeat(t, beat);
-		poissonBinomialTrimmed(beat, n, full, support);
+		poissonBinomial(beat, n, full, support);
 		const countLo = support[0]!;
 		const countHi = support[1]!;
 		for (let i = 0; i < n; i++) {
 			const lw = logWeight[i]!;
 			if (lw <= minLogWeight) continue;
-			accumulateWithoutTrimmed(full, n, countLo, countHi, beat[i]!, h * Math.exp(lw), pos, i * n);
+			accumulateWithout(full, n, countLo, countHi, beat[i]!, h * Math.exp(lw), pos, i * n);
 		}
 	}
 	return pos;

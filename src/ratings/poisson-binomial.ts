@@ -4,70 +4,18 @@
  * the node value).
  */
 
-/**
- * Full distribution of the count among b[0..n-1]: out[c] = P(count = c), c = 0..n. O(n²), each step a convex
- * combination (no cancellation). `out` needs length ≥ n + 1.
- */
-export function poissonBinomial(b: Float64Array, n: number, out: Float64Array): void {
-	out[0] = 1;
-	for (let j = 0; j < n; j++) {
-		const p = b[j]!;
-		const q = 1 - p;
-		out[j + 1] = out[j]! * p;
-		for (let c = j; c > 0; c--) out[c] = out[c]! * q + out[c - 1]! * p;
-		out[0] = out[0] * q;
-	}
-}
-
-/**
- * Remove trial i (success probability p) from the full distribution `full` (length n + 1) and accumulate
- * `w · P(count among the others = c)` into row[offset + c], c = 0..n-1. O(n).
- *
- * Stable deconvolution: full = other ⊛ (1-p, p). Forward division Q[c] = (F[c] - p·Q[c-1])/(1-p) multiplies
- * errors by p/(1-p) ≤ 1 when p ≤ 1/2; backward division Q[c-1] = (F[c] - (1-p)·Q[c])/p multiplies them by
- * (1-p)/p < 1 when p > 1/2. Either way rounding errors do not grow geometrically. Tiny negative values from
- * rounding (|.| ~ 1e-17) are kept; the caller clamps final probabilities.
- */
-export function accumulateWithout(
-	full: Float64Array,
-	n: number,
-	p: number,
-	w: number,
-	row: Float64Array,
-	offset: number,
-): void {
-	const m = n - 1; // number of other trials; the result has m + 1 = n entries
-	const q = 1 - p;
-	if (p <= 0.5) {
-		const inv = 1 / q;
-		let prev = full[0]! * inv;
-		row[offset] = row[offset]! + w * prev;
-		for (let c = 1; c <= m; c++) {
-			prev = (full[c]! - p * prev) * inv;
-			row[offset + c] = row[offset + c]! + w * prev;
-		}
-	} else {
-		const inv = 1 / p;
-		let next = full[n]! * inv;
-		row[offset + m] = row[offset + m]! + w * next;
-		for (let c = m; c > 0; c--) {
-			next = (full[c]! - q * next) * inv;
-			row[offset + c - 1] = row[offset + c - 1]! + w * next;
-		}
-	}
-}
-
-/** Counts whose probability falls below this are set to 0 and left out of the trimmed distributions' loops. */
+/** Counts whose probability falls below this are set to 0 and left out of the loops (poissonBinomial). */
 export const NEGLIGIBLE_COUNT = 1e-300;
 
 /**
- * poissonBinomial on the counts that matter only: out[c] for c in [support[0], support[1]], every other entry of
- * out[0..n] exactly 0. An entry below NEGLIGIBLE_COUNT at either end of the support is set to 0 and the support
- * shrinks past it, so a node where the racers are all likely behind (or all likely ahead) costs O(n·width), not
- * O(n²) (the place matrix's nodes far in the tails, issue 10: its 50 ms target at 100 racers). Each dropped entry
- * is below 1e-300, and an entry once below it only feeds its neighbours through factors ≤ 1 afterwards.
+ * Distribution of the count among b[0..n-1]: out[c] = P(count = c) for c in [support[0], support[1]], every other
+ * entry of out[0..n] exactly 0. `out` needs length ≥ n + 1. Each step is a convex combination (no cancellation).
+ * An entry below NEGLIGIBLE_COUNT at either end of the support is set to 0 and the support shrinks past it, so a
+ * node where the racers are all likely behind (or all likely ahead) costs O(n·width), not O(n²) (the place matrix's
+ * nodes far in the tails; its 50 ms target at 100 racers). Each dropped entry is below 1e-300, and an entry once
+ * below it only feeds its neighbours through factors ≤ 1 afterwards.
  */
-export function poissonBinomialTrimmed(b: Float64Array, n: number, out: Float64Array, support: Int32Array): void {
+export function poissonBinomial(b: Float64Array, n: number, out: Float64Array, support: Int32Array): void {
 	out.fill(0, 0, n + 1);
 	out[0] = 1;
 	let lo = 0;
@@ -87,12 +35,20 @@ export function poissonBinomialTrimmed(b: Float64Array, n: number, out: Float64A
 }
 
 /**
- * accumulateWithout on a trimmed distribution (poissonBinomialTrimmed, support [lo, hi]): the others' counts are
- * taken on [lo - 1, hi] (removing one trial lowers a count by at most 1). Outside it each is at most 2·NEGLIGIBLE_COUNT:
- * F[c] = q·Q[c] + p·Q[c-1] gives Q[c] ≤ F[c]/q ≤ 2F[c] when p ≤ 1/2 and Q[c-1] ≤ F[c]/p ≤ 2F[c] when p > 1/2, and
- * F is below NEGLIGIBLE_COUNT outside [lo, hi]. They are left out, far below the place matrix's 1e-12.
+ * Remove trial i (success probability p) from the distribution `full` of poissonBinomial (support [lo, hi]) and
+ * accumulate `w · P(count among the others = c)` into row[offset + c], c = 0..n-1. O(width).
+ *
+ * Stable deconvolution: full = other ⊛ (1-p, p). Forward division Q[c] = (F[c] - p·Q[c-1])/(1-p) multiplies
+ * errors by p/(1-p) ≤ 1 when p ≤ 1/2; backward division Q[c-1] = (F[c] - (1-p)·Q[c])/p multiplies them by
+ * (1-p)/p < 1 when p > 1/2. Either way rounding errors do not grow geometrically. Tiny negative values from
+ * rounding (|.| ~ 1e-17) are kept; the caller clamps final probabilities.
+ *
+ * The others' counts are taken on [lo - 1, hi] (removing one trial lowers a count by at most 1). Outside it each is
+ * at most 2·NEGLIGIBLE_COUNT: F[c] = q·Q[c] + p·Q[c-1] gives Q[c] ≤ F[c]/q ≤ 2F[c] when p ≤ 1/2 and
+ * Q[c-1] ≤ F[c]/p ≤ 2F[c] when p > 1/2, and F is below NEGLIGIBLE_COUNT outside [lo, hi]. They are left out, far
+ * below the place matrix's 1e-12.
  */
-export function accumulateWithoutTrimmed(
+export function accumulateWithout(
 	full: Float64Array,
 	n: number,
 	lo: number,
@@ -102,7 +58,7 @@ export function accumulateWithoutTrimmed(
 	row: Float64Array,
 	offset: number,
 ): void {
-	const m = n - 1;
+	const m = n - 1; // number of other trials; the result has m + 1 = n entries
 	const q = 1 - p;
 	const first = Math.max(0, lo - 1);
 	const last = Math.min(m, hi);
