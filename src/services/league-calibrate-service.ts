@@ -11,6 +11,7 @@ import { runCalibrationInWorker, type CalibrationRunner } from './calibration-ru
 import { refuse, refused } from './errors.js';
 import { MIN_STATS_RACES, tooFewRaces } from './league-stats-service.js';
 import type { LeagueService } from './league-service.js';
+import { PREVIEW_TTL_MS } from './race-service.js';
 
 /**
  * `/league calibrate` (issue 10 §3, organizers): tunes one system's main parameters on the league's own confirmed
@@ -43,8 +44,8 @@ export const LEAGUE_MAX_EVALUATIONS = 30;
  */
 export const MAX_RUNNING_CALIBRATIONS = 2;
 
-/** How long a proposal waits for Confirm, as race previews do. */
-const PROPOSAL_TTL_MS = 15 * 60 * 1000;
+/** How long a proposal waits for Confirm: as long as a race preview (15 minutes). */
+const PROPOSAL_TTL_MS = PREVIEW_TTL_MS;
 
 /** A gain below this (nats) shows as +0.00: not worth a change of every rating. */
 export const MIN_GAIN = 0.005;
