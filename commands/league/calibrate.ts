@@ -3,10 +3,11 @@
  * own history (league-calibrate-service.ts), shown to the organizer as current → proposed with the gain in winner
  * log-likelihood, and applied with Confirm (calibrate-buttons.ts). Deferred ephemerally by the router: it is slow.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type ChatInputCommandInteraction } from 'discord.js';
-import { customId, type CommandContext } from '../../src/discord/command.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import type { CalibrationProposal } from '../../src/services/league-calibrate-service.js';
+import { confirmCancelRow } from '../confirm-buttons.js';
 import { actorOf, clip, esc, minus, servicesOf } from '../shared.js';
 
 /** A searched quantity as the CLI prints it: 4 significant digits, or "∞ (off)" for a half-life without forgetting. */
@@ -62,25 +63,11 @@ export function proposalText(p: CalibrationProposal): string {
 	return clip([head, ...table, verdict, ...notes].join('\n'));
 }
 
-/** Confirm / Cancel under a proposal: `calibrate:confirm:<id>`, `calibrate:cancel:<id>`. */
-export function proposalButtonRow(proposalId: string): ActionRowBuilder<ButtonBuilder> {
-	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder()
-			.setCustomId(customId('calibrate', 'confirm', proposalId))
-			.setLabel('Confirm')
-			.setStyle(ButtonStyle.Success),
-		new ButtonBuilder()
-			.setCustomId(customId('calibrate', 'cancel', proposalId))
-			.setLabel('Cancel')
-			.setStyle(ButtonStyle.Secondary),
-	);
-}
-
 export async function leagueCalibrate(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 	const proposal = await servicesOf(ctx).calibrate.calibrate(actorOf(interaction), {
 		league: interaction.options.getString('league') ?? undefined,
 		system: interaction.options.getString('system') ?? undefined,
 	});
-	const components = proposal.better ? [proposalButtonRow(proposal.id)] : [];
+	const components = proposal.better ? [confirmCancelRow('calibrate', proposal.id)] : [];
 	await answer(interaction, { content: proposalText(proposal), components }, { ephemeral: true });
 }

@@ -4,7 +4,7 @@ import type { CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
-import { previewButtonRow } from './buttons.js';
+import { confirmCancelRow } from '../confirm-buttons.js';
 import { editPreviewEmbed, raceEmbed, raceHeader } from './format.js';
 import { resultsText } from './submit.js';
 
@@ -56,7 +56,7 @@ export async function editRace(interaction: ChatInputCommandInteraction, ctx: Co
 		resultsText(interaction.options.getString('results', true)),
 		interaction.options.getString('reason', true),
 	);
-	const row = previewButtonRow('race-edit', preview.id);
+	const row = confirmCancelRow('race-edit', preview.id);
 	await answer(interaction, { embeds: [embedOf(editPreviewEmbed(preview))], components: [row] }, { ephemeral: true });
 }
 

@@ -16,7 +16,7 @@ import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
-import { previewButtonRow } from './buttons.js';
+import { confirmCancelRow } from '../confirm-buttons.js';
 import { previewEmbed } from './format.js';
 
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;
@@ -105,7 +105,7 @@ async function previewReply(
 	input: SubmitInput,
 ): Promise<void> {
 	const preview = await servicesOf(ctx).races.submit(actorOf(interaction), input);
-	const row = previewButtonRow('race', preview.id);
+	const row = confirmCancelRow('race', preview.id);
 	await answer(interaction, { embeds: [embedOf(previewEmbed(preview))], components: [row] }, { ephemeral: true });
 }
 
