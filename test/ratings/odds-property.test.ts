@@ -192,7 +192,8 @@ describe('a grid refined by halving keeps its nodes (refinedWalk)', () => {
 // shrunk counterexample, N(386.6…, 5²) and N(0, 5²) ×3 (it fails from a gap of 386.63, twice the 38.6 sd beyond which
 // φ underflows). Folyami fields with a racer 1e120 faster threw the same way (and y³ overflowed to NaN beyond 1e102).
 // Fixed fields, for every kind, with one racer hopelessly far ahead or behind, at sizes that take the walk
-// (exp-longest above 10 racers, Folyami P(win) above 24, every P(top 3) of gamma3 and normal).
+// (exp-longest above 10 racers, Folyami P(win) above 85, every P(top 3) of gamma3 and normal; fieldOdds takes
+// P(win) from the walk at every size).
 describe('one racer hopelessly far ahead or behind (fixed fields)', () => {
 	const normal = (mean: number, sd: number): Performance => ({ kind: 'normal-highest', mean, sd });
 	const rated = (kind: 'exp-longest' | 'gamma3-shortest', rates: number[]): Performance[] =>
@@ -229,6 +230,7 @@ describe('one racer hopelessly far ahead or behind (fixed fields)', () => {
 		['gamma3, n = 6: one racer at 1e-150 (far behind)', rated('gamma3-shortest', [1e-150, ...spread(5, 0.7)])],
 		['gamma3, n = 26: one racer at 1e150 (far ahead)', rated('gamma3-shortest', [...spread(25, 0.7), 1e150])],
 		['gamma3, n = 26: one racer at 1e-150 (far behind)', rated('gamma3-shortest', [...spread(25, 0.7), 1e-150])],
+		['gamma3, n = 86: one racer at 1e-150 (far behind)', rated('gamma3-shortest', [...spread(85, 0.7), 1e-150])],
 		// Found by fuzzing: racer 0's P(top 3) near 5e-320 gave a width near 0 from noisy moments, which drove h to
 		// h/512 and the walk past its node limit (racers below 1e-300 are now left out of the width check).
 		['gamma3: clusters 1e-64, 0.02, 1e44 to 1e58', rated('gamma3-shortest', [1e-64, 1e44, 1e58, 1e45, 0.02])],
