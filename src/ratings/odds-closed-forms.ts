@@ -214,6 +214,7 @@ export const GAMMA3_CLOSED_MAX = 85;
 let prefixPolys = new Float64Array(0);
 let hankel = new Float64Array(0);
 let shares = new Float64Array(0);
+let fieldRates = new Float64Array(0);
 
 /**
  * Folyami P(win), exact: T_j ~ Gamma(3, θ_j), the smallest wins. With Θ = Σθ, r_j = θ_j/Θ and u = Θx, each survival
@@ -229,11 +230,19 @@ let shares = new Float64Array(0);
  */
 export function gamma3WinClosedForm(field: readonly Performance[]): Float64Array {
 	const n = field.length;
+	if (fieldRates.length < n) fieldRates = new Float64Array(2 * n);
+	const win = new Float64Array(n);
+	gamma3WinOfRates(scaledRates(field, fieldRates), n, win);
+	return win;
+}
+
+/** gamma3WinClosedForm on the first n of `rate` (positive, any common scale; the largest about 1) into `win`. */
+function gamma3WinOfRates(rate: Float64Array, n: number, win: Float64Array): void {
 	if (shares.length < n) shares = new Float64Array(2 * n);
-	const r = scaledRates(field, shares); // largest 1: no overflow in the sum
+	const r = shares;
 	let total = 0;
-	for (let j = 0; j < n; j++) total += r[j]!;
-	for (let j = 0; j < n; j++) r[j] = r[j]! / total;
+	for (let j = 0; j < n; j++) total += rate[j]!;
+	for (let j = 0; j < n; j++) r[j] = rate[j]! / total;
 	const deg = 2 * n + 1;
 	// prefix polynomial k (degree 2k, racers 0..k-1) at offset k·deg.
 	if (prefixPolys.length < n * deg) {
@@ -260,7 +269,6 @@ export function gamma3WinClosedForm(field: readonly Performance[]): Float64Array
 	let top = 2 * (n - 1);
 	v[0] = 2;
 	for (let a = 1; a <= top; a++) v[a] = v[a - 1]! * (a + 2);
-	const win = new Float64Array(n);
 	for (let k = n - 1; k >= 0; k--) {
 		const off = k * deg;
 		let sum = 0;
@@ -272,5 +280,55 @@ export function gamma3WinClosedForm(field: readonly Performance[]): Float64Array
 		top -= 2;
 		for (let a = 0; a <= top; a++) v[a] = v[a]! + rk * v[a + 1]! + b2 * v[a + 2]!;
 	}
-	return win;
+}
+
+/** Largest Folyami field whose P(top 3) comes from the P(win) of its subfields (gamma3Top3ClosedForm). */
+export const GAMMA3_TOP3_CLOSED_MAX = 10;
+
+/**
+ * Folyami P(win) and P(top 3), exact, for small fields. W_i(T) = P(i ahead of every racer outside T) is racer i's
+ * P(win) in the field without T (independent racers), a closed form. Racer i is in the top 3 when exactly a set S
+ * of at most two others is ahead of it, and by inclusion-exclusion over the subsets of S:
+ *   P(exactly {k} ahead) = W_i({k}) - W_i(∅),
+ *   P(exactly {k, l} ahead) = W_i({k, l}) - W_i({k}) - W_i({l}) + W_i(∅),
+ *   P(top 3)_i = W_i(∅) + Σ_k P(exactly {k} ahead) + Σ_{k<l} P(exactly {k, l} ahead).
+ * Every W_i(T) with |T| ≤ 2 is at most P(top 3)_i (it is the probability that the racers ahead of i lie in T), so
+ * each difference is exact to a few ulps of P(top 3)_i, and the sum of its C(n-1, 2) + n terms keeps its relative
+ * accuracy (about n² ulps; a hopeless racer's P(top 3) keeps its digits). 1 + n + C(n, 2) closed forms, O(n⁴) in
+ * all: faster than the walk up to GAMMA3_TOP3_CLOSED_MAX racers.
+ */
+export function gamma3Top3ClosedForm(field: readonly Performance[]): { win: Float64Array; top3: Float64Array } {
+	const n = field.length;
+	const rate = scaledRates(field);
+	const win = new Float64Array(n);
+	gamma3WinOfRates(rate, n, win);
+	const top3 = Float64Array.from(win);
+	// without[k·n + i] = W_i({k}); sub and subWin hold a subfield's rates and P(win), `index` its racers' places.
+	const without = new Float64Array(n * n);
+	const sub = new Float64Array(n);
+	const subWin = new Float64Array(n);
+	const index = new Int32Array(n);
+	for (let k = 0; k < n; k++) {
+		let m = 0;
+		for (let j = 0; j < n; j++) if (j !== k) sub[m] = rate[(index[m++] = j)]!;
+		gamma3WinOfRates(sub, m, subWin);
+		for (let q = 0; q < m; q++) {
+			const i = index[q]!;
+			without[k * n + i] = subWin[q]!;
+			top3[i] = top3[i]! + (subWin[q]! - win[i]!);
+		}
+	}
+	for (let k = 0; k < n; k++) {
+		for (let l = k + 1; l < n; l++) {
+			let m = 0;
+			for (let j = 0; j < n; j++) if (j !== k && j !== l) sub[m] = rate[(index[m++] = j)]!;
+			gamma3WinOfRates(sub, m, subWin);
+			for (let q = 0; q < m; q++) {
+				const i = index[q]!;
+				const exactly = subWin[q]! - without[k * n + i]! - (without[l * n + i]! - win[i]!);
+				top3[i] = top3[i]! + exactly;
+			}
+		}
+	}
+	return { win, top3 };
 }

@@ -4,7 +4,8 @@
  *
  * - Closed forms where they exist (odds-closed-forms.ts): speed-Elo is Plackett-Luce (P(win) = μ_i/Σμ, spec "Win
  *   probability"; P(top 3) O(n²)); endure fields up to ELIMINATION_MAX racers by the elimination recursion; Folyami
- *   P(win) up to GAMMA3_CLOSED_MAX racers by a positive polynomial sum.
+ *   P(win) up to GAMMA3_CLOSED_MAX racers by a positive polynomial sum, and its P(top 3) up to
+ *   GAMMA3_TOP3_CLOSED_MAX racers from the P(win) of the field without one or two racers.
  * - Otherwise one 1-D integral per racer, all racers sharing the trapezoid nodes (specs/endure-elo.md, "Fast endure
  *   win probability": trapezoid in s = log x), walked out from the bulk until a log-concavity bound says every
  *   racer's remaining mass is negligible against its own (odds-walk.ts); P(top 3) from prefix/suffix
@@ -23,6 +24,8 @@ import {
 	ELIMINATION_MAX,
 	endureElimination,
 	GAMMA3_CLOSED_MAX,
+	GAMMA3_TOP3_CLOSED_MAX,
+	gamma3Top3ClosedForm,
 	gamma3WinClosedForm,
 	speedFieldOdds,
 } from './odds-closed-forms.js';
@@ -293,6 +296,11 @@ export function fieldOdds(field: readonly Performance[]): FieldOdds {
 		// expectedPositions has validated the rates.
 		const { win, top3 } = endureElimination(field, true);
 		checkSums(win, top3, n, 'elimination');
+		return { pWin: clamped(win), pTop3: clamped(top3), expectedPosition };
+	}
+	if (kind === 'gamma3-shortest' && n <= GAMMA3_TOP3_CLOSED_MAX) {
+		const { win, top3 } = gamma3Top3ClosedForm(field);
+		checkSums(win, top3, n, 'Folyami closed form');
 		return { pWin: clamped(win), pTop3: clamped(top3), expectedPosition };
 	}
 	const model = fieldModel(field);

@@ -228,7 +228,7 @@ describe('closed forms against the integrals', () => {
 		);
 	});
 
-	it('closed forms (endure elimination n ≤ 10, Folyami polynomial n ≤ 85, Plackett-Luce top 3) equal the integrals', () => {
+	it('closed forms (endure elimination n ≤ 10, Folyami P(win) n ≤ 85 and P(top 3) n ≤ 10, Plackett-Luce top 3) equal the integrals', () => {
 		fc.assert(
 			fc.property(
 				fc
