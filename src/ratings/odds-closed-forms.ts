@@ -1,7 +1,8 @@
 /**
- * Exact odds without quadrature, for the two exponential models (issue 10 §1: "closed forms for the exponential
- * models' pairwise and small-field cases"). Every formula below is a sum of products of positive numbers: no
- * alternating sums, so each probability keeps its relative accuracy (a few ulps) down to the underflow threshold.
+ * Exact odds without quadrature (issue 10 §1: "closed forms for the exponential models' pairwise and small-field
+ * cases"). Every formula below is a sum of products of positive numbers, so each probability keeps its relative
+ * accuracy (a few ulps) down to the underflow threshold; the one exception, Folyami's P(top 3), subtracts only
+ * terms no larger than its result (see gamma3Top3ClosedForm).
  *
  * - exp-shortest (speed-Elo) is Plackett-Luce in the rates μ (the smallest of independent exponentials is racer j
  *   with probability μ_j/Σμ, and the race restarts by memorylessness):
@@ -12,6 +13,9 @@
  *   among the racers R still in, and again the rest restarts. The probability of every surviving set R is a
  *   forward recursion over the 2^n subsets (n·2^(n-1) steps): P(win) = P({i}), P(top 3) = Σ_{|R| = 3, R ∋ i} P(R).
  *   Used up to ELIMINATION_MAX racers, where it is faster than the quadrature.
+ * - gamma3-shortest (Folyami): P(win) is a positive polynomial sum, O(n²) for the field (gamma3WinClosedForm, up to
+ *   GAMMA3_CLOSED_MAX racers), and P(top 3) follows from the P(win) of the field without one or two racers
+ *   (gamma3Top3ClosedForm, up to GAMMA3_TOP3_CLOSED_MAX racers).
  */
 import type { Performance } from './types.js';
 
