@@ -313,9 +313,7 @@ export function gamma3Top3ClosedForm(field: readonly Performance[]): { win: Floa
 	const subWin = new Float64Array(n);
 	const index = new Int32Array(n);
 	for (let k = 0; k < n; k++) {
-		let m = 0;
-		for (let j = 0; j < n; j++) if (j !== k) sub[m] = rate[(index[m++] = j)]!;
-		gamma3WinOfRates(sub, m, subWin);
+		const m = winWithout(rate, n, k, -1, sub, index, subWin);
 		for (let q = 0; q < m; q++) {
 			const i = index[q]!;
 			without[k * n + i] = subWin[q]!;
@@ -324,9 +322,7 @@ export function gamma3Top3ClosedForm(field: readonly Performance[]): { win: Floa
 	}
 	for (let k = 0; k < n; k++) {
 		for (let l = k + 1; l < n; l++) {
-			let m = 0;
-			for (let j = 0; j < n; j++) if (j !== k && j !== l) sub[m] = rate[(index[m++] = j)]!;
-			gamma3WinOfRates(sub, m, subWin);
+			const m = winWithout(rate, n, k, l, sub, index, subWin);
 			for (let q = 0; q < m; q++) {
 				const i = index[q]!;
 				const exactly = subWin[q]! - without[k * n + i]! - (without[l * n + i]! - win[i]!);
@@ -335,4 +331,23 @@ export function gamma3Top3ClosedForm(field: readonly Performance[]): { win: Floa
 		}
 	}
 	return { win, top3 };
+}
+
+/**
+ * P(win) in the field without racers k and l (l = -1: only k) into `win`: the subfield's rates go to `sub` and their
+ * places in the field to `index`. Returns the subfield's size.
+ */
+function winWithout(
+	rate: Float64Array,
+	n: number,
+	k: number,
+	l: number,
+	sub: Float64Array,
+	index: Int32Array,
+	win: Float64Array,
+): number {
+	let m = 0;
+	for (let j = 0; j < n; j++) if (j !== k && j !== l) sub[m] = rate[(index[m++] = j)]!;
+	gamma3WinOfRates(sub, m, win);
+	return m;
 }
