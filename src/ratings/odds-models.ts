@@ -19,6 +19,10 @@
  */
 import type { Performance } from './types.js';
 import * as special from './special.js';
+import { OddsInputError } from './odds-errors.js';
+import { endureWinPass, type WinSums } from './odds-endure-win.js';
+
+export { OddsAccuracyError, OddsInputError } from './odds-errors.js';
 
 // Module-local copies of the imports used in inner loops: under tsx and vitest an imported binding is a getter
 // call on every use, which made the normal model 5x slower.
@@ -79,6 +83,11 @@ export interface FieldModel {
 	 */
 	win?(h: number, p: Float64Array): number;
 	/**
+	 * Optional (exp-longest): one P(win)-only pass of the walk at step h and offset, with the walk's contract (node
+	 * sums and moments added into sums; the same nodes and stopping rule), computed its own faster way.
+	 */
+	winPass?(h: number, offset: number, sums: WinSums): void;
+	/**
 	 * Optional (normal model, whose means may lie up to 1e5 sd apart): the nearest t beyond `t` in direction dir at
 	 * which some racer's density can be non-zero in floating point, or ±Infinity if none. The walk jumps there from a
 	 * node where every density underflows: the nodes skipped hold exact zeros (issue 10 §1, a racer far ahead).
@@ -86,16 +95,6 @@ export interface FieldModel {
 	nextMass?(t: number, dir: number): number;
 	fillBeat(t: number, out: Float64Array): void;
 	fillLogWeight(t: number, out: Float64Array): void;
-}
-
-/** The engine's error for an invalid field (mixed kinds, non-finite or non-positive parameters). */
-export class OddsInputError extends Error {
-	override readonly name = 'OddsInputError';
-}
-
-/** The quadrature did not reach the accuracy target after the allowed step halvings. */
-export class OddsAccuracyError extends Error {
-	override readonly name = 'OddsAccuracyError';
 }
 
 const SQRT1_2 = Math.SQRT1_2;
@@ -179,6 +178,8 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 	let logRate: Float64Array | undefined;
 	const hi = Math.log(40 / min) + 0.5;
 	const longest = kind === 'exp-longest';
+	// Near the winner's median: the largest of n exponentials is about (ln n + γ)/λ.
+	const start = (): number => (longest ? Math.log(Math.log(n) + 0.58) - meanLogRate(rate) : -Math.log(sum));
 	return {
 		kind,
 		n,
@@ -192,15 +193,18 @@ function expModel(kind: 'exp-longest' | 'exp-shortest', field: readonly Performa
 			if (!longest) return 0.1;
 			// P(top 3) takes the P(win) step: on equal and random fields up to 2000 racers it stays within 3e-14 of
 			// h/3 (the old 0.35/ln n was not needed).
-			return Math.min(n <= STEP_CAP_EXP_MAX_N ? STEP_CAP_EXP : 0.1, 0.5 / Math.log(n));
+			const h = Math.min(n <= STEP_CAP_EXP_MAX_N ? STEP_CAP_EXP : 0.1, 0.5 / Math.log(n));
+			// DEVIATION (issue 10 §1): P(win) alone takes the largest ln 2/m below it, so that its pass squares its way
+			// up an octave in m steps (odds-endure-win.ts): smaller than the study's step, never larger.
+			return places === 1 ? Math.LN2 / Math.ceil(Math.LN2 / h) : h;
 		},
 		grid: (places) =>
 			longest && places <= 3 && places < n ? { lo: -40 / (n - places + 1) - 1, hi } : { lo: -39 - Math.log(sum), hi },
-		start: () => {
-			// Near the winner's median: the largest of n exponentials is about (ln n + γ)/λ.
-			const meanLog = meanLogRate(rate);
-			return longest ? Math.log(Math.log(n) + 0.58) - meanLog : -Math.log(sum);
-		},
+		start,
+		// endure's P(win): its own pass, without an exponential per racer and node (odds-endure-win.ts).
+		...(longest
+			? { winPass: (h: number, offset: number, sums: WinSums) => endureWinPass(rate, n, start(), h, offset, sums) }
+			: {}),
 		fillNode: longest
 			? (s, weight, beat, behind, fall, slope) => {
 					// d/ds log f_i = 1 - a_i + Σ_{j≠i} g(a_j), a = λx, g(a) = a·e^{-a}/(1 - e^{-a}) ∈ (0, 1]; a + g(a) grows

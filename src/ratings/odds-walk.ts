@@ -5,17 +5,18 @@
  * refinedWalk halves the grid (keeping its nodes) while a sum check fails or some racer's integrand is too narrow.
  * docs/odds.md, "The walk".
  */
-import { type FieldModel, OddsAccuracyError } from './odds-models.js';
+import { OddsAccuracyError } from './odds-errors.js';
+import type { FieldModel } from './odds-models.js';
 
 export const MAX_HALVINGS = 3;
 /** The walk stops once, for every racer, the nodes beyond hold less than this fraction of its sum so far. */
-const TAIL_FRACTION = 1e-13;
+export const TAIL_FRACTION = 1e-13;
 /** A safety net against a stopping rule that never fires (it cannot for valid inputs: the slopes diverge). */
-const MAX_NODES = 200_000;
+export const MAX_NODES = 200_000;
 /** Running products are renormalized by 1e200 whenever they drop below 1e-200 (the count goes to the exponent). */
-const RESCALE = 1e200;
-const RESCALE_LIMIT = 1e-200;
-const LOG_RESCALE = Math.log(RESCALE);
+export const RESCALE = 1e200;
+export const RESCALE_LIMIT = 1e-200;
+export const LOG_RESCALE = Math.log(RESCALE);
 /**
  * Every racer's integrand must be at least this many steps wide (standard deviation in t): e^{-2π²·1.15²} = 5e-12,
  * the trapezoid's relative error on a Gaussian of that width, well inside the 1e-9 relative target.
@@ -96,6 +97,10 @@ const scratch = new WalkScratch();
  */
 export function walk(model: FieldModel, h: number, offset: number, sums: GridSums): void {
 	const n = model.n;
+	if (!sums.top3 && model.winPass) {
+		model.winPass(h, offset, sums);
+		return;
+	}
 	scratch.ensure(n);
 	const { weight, beat, behind, fall, slope, preWin, preWinExp, pre3, pre3Exp } = scratch;
 	const { m1: moment1, m2: moment2, m1Top: moment1Top, m2Top: moment2Top } = sums;
@@ -316,7 +321,7 @@ export function refinedWalk(
  * below 1e-300 are left out: they are not held to relative accuracy, and the moments of terms near the smallest
  * doubles are noise (a Folyami racer at 5e-320 showed a width near 0 and drove h to h/512, past the node limit).
  */
-function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: number, h: number): number {
+export function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: number, h: number): number {
 	let width = Infinity;
 	for (let i = 0; i < n; i++) {
 		const w = mass[i]!;
@@ -370,7 +375,7 @@ function topTailDone(
  * An upper bound of q/(1 - q) = 1/(e^x - 1), q = e^{-x}: the nodes beyond a term that decays at least geometrically
  * by q hold at most term times it. e^x - 1 ≥ x + x²/2 + x³/6 for x ≥ 0, so no expm1 per racer and node.
  */
-function geometricTail(x: number): number {
+export function geometricTail(x: number): number {
 	return 1 / (x * (1 + x * (0.5 + x / 6)));
 }
 
@@ -381,7 +386,7 @@ function geometricTail(x: number): number {
  * ≤ rest(t)·(1 + h·max density)/h ≤ 2·rest(t)/h in node-sum units (max density ≤ 0.67 in every model, h ≤ 0.25).
  * `rest` is value·RESCALE^{-exponent}, compared in log space when scaled (it can be far below the smallest double).
  */
-function restNegligible(value: number, exponent: number, sum: number, h: number): boolean {
+export function restNegligible(value: number, exponent: number, sum: number, h: number): boolean {
 	if (!(value > 0)) return true;
 	const limit = 0.5 * Math.max(TAIL_FRACTION * h * sum, NEGLIGIBLE_MASS);
 	if (exponent === 0) return value <= limit;

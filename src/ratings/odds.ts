@@ -9,7 +9,9 @@
  * - Otherwise one 1-D integral per racer, all racers sharing the trapezoid nodes (specs/endure-elo.md, "Fast endure
  *   win probability": trapezoid in s = log x), walked out from the bulk until a log-concavity bound says every
  *   racer's remaining mass is negligible against its own (odds-walk.ts); P(top 3) from prefix/suffix
- *   Poisson-binomials truncated at two others ahead, on the same nodes. The normal model has its own P(win) loop (normalWin).
+ *   Poisson-binomials truncated at two others ahead, on the same nodes. P(win) alone has faster loops of its own:
+ *   normalWin for the normal model, and for endure a pass of the walk without prefix products or an exponential per
+ *   racer and node (odds-endure-win.ts).
  * - Place distribution: at each node the Poisson-binomial distribution of how many racers beat the node value is
  *   computed once for the whole field (O(n²)); racer i is removed by stable deconvolution (O(n) per racer), then
  *   weighted by racer i's density. O(N·n²) in all. 1e-12 absolute.
