@@ -12,6 +12,7 @@ import {
 } from '../../src/ratings/odds.js';
 import { fieldModel, gamma3Cdf } from '../../src/ratings/odds-models.js';
 import { GAMMA3_CLOSED_MAX } from '../../src/ratings/odds-closed-forms.js';
+import { stepsPerOctave } from '../../src/ratings/odds-endure-win.js';
 import type { Performance } from '../../src/ratings/types.js';
 import endureOracle from '../fixtures/endure/win_probabilities.json' with { type: 'json' };
 import reference from '../fixtures/odds/reference.json' with { type: 'json' };
@@ -245,6 +246,44 @@ describe('closed forms against the integrals', () => {
 			),
 			{ numRuns: 90 },
 		);
+	});
+
+	it("endure P(win) by its own pass (one product, exponentials by squaring) equals the walk's (fieldOdds) for 11 to 300 racers, hopeless racers included", () => {
+		const u = mulberry32(4242);
+		let smallest = 1;
+		for (let run = 0; run < 40; run++) {
+			const n = 11 + Math.floor(u() * (run < 30 ? 60 : 290));
+			const spread = 1 + 5 * u();
+			const field: Performance[] = Array.from({ length: n }, () => ({
+				kind: 'exp-longest',
+				rate: Math.exp(spread * (2 * u() - 1)),
+			}));
+			// Every other field has one racer far from the rest: 1e-30 to 1e30 of the others' rates.
+			if (run % 2 === 1) field[0] = { kind: 'exp-longest', rate: Math.exp(69 * (2 * u() - 1)) };
+			const pass = winProbabilities(field);
+			const walked = fieldOdds(field).pWin;
+			for (let i = 0; i < n; i++) {
+				expect(Math.abs(pass[i]! - walked[i]!)).toBeLessThan(TOL);
+				if (walked[i]! >= 1e-300) {
+					expect(Math.abs(pass[i]! - walked[i]!) / walked[i]!).toBeLessThan(1e-10);
+					smallest = Math.min(smallest, walked[i]!);
+				}
+			}
+		}
+		expect(smallest).toBeLessThan(1e-20); // the far racers were really compared
+	});
+
+	it('endure P(win) steps are ln 2/m, so that its pass squares its way up an octave in m nodes', () => {
+		for (const n of [11, 12, 20, 21, 100, 148, 1000, 5000]) {
+			const h = fieldModel(endureField(Array.from({ length: n }, (_, j) => Math.sin(j)))).step(1);
+			const m = stepsPerOctave(h);
+			expect(m).toBeGreaterThan(0);
+			const studied = Math.min(n <= 20 ? 0.25 : 0.1, 0.5 / Math.log(n)); // the accuracy study's step
+			expect(h).toBeLessThanOrEqual(studied);
+			expect(Math.LN2 / (m - 1)).toBeGreaterThan(studied); // the largest such step
+		}
+		expect(stepsPerOctave(0.1)).toBe(0); // other steps take a fresh exponential at every node
+		expect(stepsPerOctave(Math.LN2 / 7)).toBe(7);
 	});
 
 	it('expected position (pairwise closed forms) equals Σ place·P(place) of the place matrix', () => {
