@@ -53,7 +53,9 @@ export function forecastEmbed(f: ForecastView, chart: string | undefined): Embed
 	const how = [
 		f.undated
 			? `The league’s races have no dates: a season from zero with the drivers of the latest race, ${f.racesLeft} races; ${f.pointsText} points${drops}.`
-			: `${f.racesSoFar} races so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
+			: f.contendersFrom !== undefined
+				? `No race yet in ${f.year}: a season from zero with the drivers of the latest race (${f.contendersFrom}), ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`
+				: `${f.racesSoFar} races so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
 		`${f.seasons.toLocaleString('en-US')} seasons simulated (seed ${f.seed}); ± is the Monte Carlo standard error.`,
 		'Every contender starts every remaining race; ratings stay as they are today.',
 	];

@@ -35,6 +35,11 @@ export interface SeasonSoFar {
 	readonly results: readonly (readonly number[])[];
 	/** Drivers left out past MAX_CONTENDERS. */
 	readonly leftOut: number;
+	/**
+	 * Before the season's first race: the date of the latest race up to the day, whose drivers are the contenders (a
+	 * league whose last race was years ago is forecast from that race's field, which the reply says).
+	 */
+	readonly contendersFrom?: string | undefined;
 }
 
 /** Races, none of them dated: no calendar to count a season in. */
@@ -85,8 +90,10 @@ export function seasonSoFar(
 			else list.push(scored);
 		}
 	}
+	let contendersFrom: string | undefined;
 	if (results.size === 0 && latest !== undefined) {
 		for (const entry of latest.entries) if (scoring(entry.status)) results.set(entry.player, []);
+		contendersFrom = latest.date;
 	}
 	let contenders = [...results.keys()];
 	const leftOut = Math.max(0, contenders.length - MAX_CONTENDERS);
@@ -101,5 +108,13 @@ export function seasonSoFar(
 			.slice(0, MAX_CONTENDERS)
 			.sort((a, b) => order.get(a)! - order.get(b)!);
 	}
-	return { year, undated, races: counted, contenders, results: contenders.map((p) => results.get(p)!), leftOut };
+	return {
+		year,
+		undated,
+		races: counted,
+		contenders,
+		results: contenders.map((p) => results.get(p)!),
+		leftOut,
+		contendersFrom,
+	};
 }

@@ -60,6 +60,8 @@ export interface ForecastView {
 	readonly rows: readonly ForecastRowView[];
 	/** Drivers of this season left out of the field (season-so-far.ts MAX_CONTENDERS). */
 	readonly leftOut: number;
+	/** No race yet this season: the date of the latest race, whose drivers are the contenders. */
+	readonly contendersFrom?: string | undefined;
 }
 
 export interface ForecastServiceInput {
@@ -170,6 +172,7 @@ export function createForecastService(
 				seed: result.seed,
 				rows,
 				leftOut: season.leftOut,
+				contendersFrom: season.contendersFrom,
 			};
 		},
 	};

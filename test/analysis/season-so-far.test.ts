@@ -31,6 +31,8 @@ describe('seasonSoFar', () => {
 		expect(s.races).toBe(0);
 		expect(s.contenders).toEqual(['A', 'B']);
 		expect(s.results).toEqual([[], []]);
+		expect(s.contendersFrom).toBe('2025-12-20'); // R1's drivers, and the reply says so
+		expect(seasonSoFar(history, '2026-02-15', [10]).contendersFrom).toBeUndefined();
 		expect(seasonSoFar(history, '2020-01-01', [10]).contenders).toEqual([]);
 	});
 

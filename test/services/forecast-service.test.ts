@@ -1,5 +1,6 @@
 /** `/forecast` at the service level (issue 10 §4), and the forecast settings of `/league config`. */
 import { describe, expect, it } from 'vitest';
+import { forecastEmbed } from '../../commands/forecast.js';
 import { member, organizer, addRace, eventCount, world, type World } from './helpers.js';
 
 /** World clock: 2026-03-01. Two races last year, two this year (Alice wins both, Bob second, Carol third). */
@@ -49,6 +50,20 @@ describe('forecast service', () => {
 		expect(reset.config.points).toBeUndefined();
 		expect(reset.config.bestResults).toBeUndefined();
 		expect(await eventCount(w, id)).toBeGreaterThan(0);
+	});
+
+	it('before this year’s first race, forecasts from zero with the latest race’s drivers, and the reply says which race', async () => {
+		const w = world();
+		await w.services.leagues.create(organizer, { name: 'Cup' });
+		await addRace(w, '1. Bob\n2. Alice\n3. Carol', undefined, '2025-05-01');
+		await addRace(w, '1. Carol\n2. Bob', undefined, '2025-06-01');
+		const f = await w.services.forecast.forecast(member, { racesLeft: 3, seasons: 2_000 });
+		expect(f.racesSoFar).toBe(0);
+		expect(f.contendersFrom).toBe('2025-06-01');
+		expect(f.rows.map((r) => r.name).sort()).toEqual(['Bob', 'Carol']); // Alice was not in the latest race
+		expect(JSON.stringify(forecastEmbed(f, undefined).fields)).toContain(
+			'No race yet in 2026: a season from zero with the drivers of the latest race (2025-06-01), 3 left; f1 points.',
+		);
 	});
 
 	it('takes races-left from last year when not given', async () => {

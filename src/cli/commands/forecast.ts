@@ -89,7 +89,8 @@ drivers of its latest race.`,
 		io.err(
 			(season.undated
 				? `forecast of an undated history: a season from zero with the latest race's ${season.contenders.length} drivers, ${racesLeft} races,`
-				: `forecast ${season.year} as of ${asOf}: ${season.races} races so far, ${racesLeft} left,`) +
+				: `forecast ${season.year} as of ${asOf}: ${season.races} races so far` +
+					`${season.contendersFrom !== undefined ? ` (the drivers of the latest race, ${season.contendersFrom})` : ''}, ${racesLeft} left,`) +
 				` ${pointsTableText(points)} points` +
 				`${bestResults !== undefined ? `, best ${bestResults} results` : ''}, ${system.id}, ${result.seasons} seasons, seed ${result.seed}` +
 				`${season.leftOut > 0 ? `; ${season.leftOut} drivers left out` : ''}\n`,
