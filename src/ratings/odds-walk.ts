@@ -321,7 +321,7 @@ export function refinedWalk(
  * below 1e-300 are left out: they are not held to relative accuracy, and the moments of terms near the smallest
  * doubles are noise (a Folyami racer at 5e-320 showed a width near 0 and drove h to h/512, past the node limit).
  */
-export function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: number, h: number): number {
+function minWidth(mass: Float64Array, m1: Float64Array, m2: Float64Array, n: number, h: number): number {
 	let width = Infinity;
 	for (let i = 0; i < n; i++) {
 		const w = mass[i]!;
