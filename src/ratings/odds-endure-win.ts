@@ -88,7 +88,9 @@ export function endureWinPass(
 ): void {
 	const m = stepsPerOctave(h);
 	const chains = m > 0;
-	ensureScratch(n, chains ? m : 1);
+	// Node k's chain slot is k mod period: m chains, or one slot rewritten fresh at every node.
+	const period = chains ? m : 1;
+	ensureScratch(n, period);
 	const A = chainA;
 	const Y = chainY;
 	const C = chainC;
@@ -97,7 +99,6 @@ export function endureWinPass(
 	const m1 = sums.m1;
 	const m2 = sums.m2;
 	pass.fill(0, 0, n);
-	const period = chains ? m : 1;
 	let nodes = 0;
 	for (let dir = 1; dir >= -1; dir -= 2) {
 		for (let k = dir === 1 ? 0 : 1; ; k++) {
