@@ -43,6 +43,15 @@ const settings = [
 	},
 ] as const;
 
+/** What a preview says when the monthly post would not go out: what is missing, and when this post would go. */
+function inactivePostLine(post: { enabled: boolean; channel?: string }, local: string): string {
+	const missing = [post.enabled ? '' : 'monthly-post:on', post.channel === undefined ? 'ranking-channel:#channel' : '']
+		.filter((option) => option !== '')
+		.join(' ');
+	const state = post.enabled ? 'on but has no ranking channel' : 'off';
+	return `The monthly post is ${state}. With /league config ${missing}, this post would go out at ${local} (league time).`;
+}
+
 const data = {
 	name: 'league',
 	description: 'Create, configure and describe leagues',
@@ -302,7 +311,7 @@ export default {
 					`Preview of the ${p.month} ranking post of **${esc(p.info.config.name)}**, only you can see it.`,
 					p.post.active
 						? `It ${p.late ? 'is late and goes' : 'goes'} to <#${p.post.channel}> ${p.late ? 'within 15 minutes' : `at ${p.local} (league time)`}.`
-						: 'The monthly post is off or has no ranking channel: /league config monthly-post:on ranking-channel:#channel.',
+						: inactivePostLine(p.post, p.local),
 				].join('\n');
 				return answer(interaction, { ...body, content: clip(`${head}\n\n${body.content}`) }, { ephemeral: true });
 			}

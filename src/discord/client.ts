@@ -28,7 +28,18 @@ export function createClient(config: Pick<Config, 'DISCORD_API_URL'>, log: Logge
 	client.on(Events.Warn, (message) => log.warn({ source: 'discord.js' }, message));
 	// The gateway drops now and then; discord.js reconnects and resumes the session (no event lost). Logged so an
 	// operator sees it; a close it cannot recover from (bad token, intents refused) is an error: the bot is offline.
-	client.on(Events.ShardReconnecting, (shard) => log.warn({ shard }, 'gateway connection lost: reconnecting'));
+	// discord.js emits ShardReconnecting for its own destroy() too (close code 1000 is not one it gives up on), so a
+	// graceful stop would log a lost connection: destroy() marks the stop first.
+	let stopping = false;
+	const destroy = client.destroy.bind(client);
+	client.destroy = () => {
+		stopping = true;
+		return destroy();
+	};
+	client.on(Events.ShardReconnecting, (shard) => {
+		if (stopping) log.info({ shard }, 'gateway closed: the bot is stopping');
+		else log.warn({ shard }, 'gateway connection lost: reconnecting');
+	});
 	client.on(Events.ShardResume, (shard, replayed) => log.info({ shard, replayed }, 'gateway session resumed'));
 	client.on(Events.ShardDisconnect, (event, shard) =>
 		log.error({ shard, code: event.code }, 'gateway closed for good: the bot is offline'),

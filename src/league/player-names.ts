@@ -165,6 +165,34 @@ export function looksLikeTypo(name: string, knownNames: readonly string[]): stri
 }
 
 /**
+ * The players a lookup (`/rating player:`, `/odds players:`) may have meant, at most 3: typos of a whole name first
+ * (looksLikeTypo); failing those, names with a word that is the query or a typo of it, so "Verstapen" or "hamilton"
+ * finds "Max Verstappen" or "Lewis Hamilton". Only for suggestions: a lookup never resolves to a player by one word
+ * (two drivers can share a surname).
+ */
+export function lookupSuggestions(query: string, knownNames: readonly string[]): string[] {
+	const typos = looksLikeTypo(query, knownNames);
+	if (typos.length > 0) return typos;
+	const chars = [...normalizeName(query).toLowerCase()];
+	if (chars.length < 3 || chars.includes(' ')) return [];
+	const found = new Map<string, number>();
+	for (const raw of knownNames) {
+		const name = normalizeName(raw);
+		for (const word of name.toLowerCase().split(' ')) {
+			const wordChars = [...word];
+			const threshold = typoThreshold(Math.min(chars.length, wordChars.length));
+			if (Math.abs(chars.length - wordChars.length) > threshold) continue;
+			const distance = distanceOf(chars, wordChars, threshold);
+			if (distance <= threshold && distance < (found.get(name) ?? Infinity)) found.set(name, distance);
+		}
+	}
+	return [...found]
+		.sort(([a, da], [b, db]) => da - db || (a < b ? -1 : a > b ? 1 : 0))
+		.slice(0, 3)
+		.map(([name]) => name);
+}
+
+/**
  * Characters that show nothing yet are allowed in names (FORBIDDEN refuses the worst): soft hyphen, combining
  * grapheme joiner, Mongolian vowel separator, zero-width non-joiner and joiner, invisible operators, Hangul fillers,
  * Khmer inherent vowels, variation selectors. A known name with one of these added looks identical on screen.

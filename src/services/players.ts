@@ -1,5 +1,5 @@
 import { escapeForDiscord } from '../formats/discord-escape.js';
-import { looksLikeTypo } from '../league/player-names.js';
+import { lookupSuggestions } from '../league/player-names.js';
 import type { LeagueLog, PlayerInfo } from '../league/race-log.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
@@ -37,7 +37,7 @@ export function findPlayer(state: LeagueLog, ref: string | undefined, actor: Act
 	const found = state.resolve(ref.trim());
 	if (found) return found;
 	const known = state.players().flatMap((p) => [p.name, ...p.aliases]);
-	const near = looksLikeTypo(ref, known);
+	const near = lookupSuggestions(ref, known);
 	const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `**${escapeForDiscord(n)}**`).join(' or ')}?` : '';
 	throw refused('unknown-player', `There is no player "${escapeForDiscord(ref.trim())}" in ${league}.${hint}`);
 }

@@ -46,8 +46,9 @@ export function createRankingPostService(deps: RankingPostServiceDeps): RankingP
 			const now = clock();
 			const post = rankingPostOf(info.config);
 			const timezone = info.config.timezone;
-			// This month's post when it is due and has not gone out yet (a late post), else the next scheduled one.
-			const due = duePost(now, post, timezone);
+			// This month's post when it is due and has not gone out yet (a late post), else the next scheduled one. A post
+			// that is off (or has no channel) is never due: the preview is the next one it would make once switched on.
+			const due = post.active ? duePost(now, post, timezone) : undefined;
 			const record =
 				due && ((await deps.jobs?.get(rankingPostKey(info.id, due.month))) as { state?: string } | undefined);
 			const next =

@@ -90,4 +90,11 @@ describe('Discord faults', () => {
 		expect(logged.some((l) => l['msg'] === 'gateway session resumed')).toBe(true);
 		expect(content(await fake.sendSlashCommand('about', []).next())).toMatch(/pitwall \d+\.\d+\.\d+/);
 	});
+
+	it('a graceful stop is not logged as a lost connection (discord.js reports its own destroy as reconnecting)', async () => {
+		const lostBefore = logged.filter((l) => l['msg'] === 'gateway connection lost: reconnecting').length;
+		await client.destroy();
+		expect(logged.filter((l) => l['msg'] === 'gateway connection lost: reconnecting')).toHaveLength(lostBefore);
+		expect(logged.some((l) => l['msg'] === 'gateway closed: the bot is stopping')).toBe(true);
+	});
 });

@@ -307,6 +307,17 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 		);
 	});
 
+	it('a surname alone in /odds, misspelt, is refused with the full name suggested', async () => {
+		const stored = await preview([text('results', '1. Max Verstappen; 2. Lewis Hamilton')]);
+		await click(stored.confirm!);
+		await expectRefusal(
+			'odds',
+			[text('players', 'Verstapen, Lewis Hamilton')],
+			MEMBER,
+			/There is no player "Verstapen" in Sunday Cup\. Did you mean \*\*Max Verstappen\*\*\?/,
+		);
+	});
+
 	it('an unknown race', async () => {
 		await expectRefusal('race', [sub('show', [text('race', 'R99')])], MEMBER, /There is no race "R99" in Sunday Cup/);
 	});

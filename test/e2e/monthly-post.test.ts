@@ -139,6 +139,17 @@ describe('monthly ranking post end to end', () => {
 		expect(fake.postedIn(rankings)).toEqual([]);
 	});
 
+	it('/league preview-post of a post switched off says what would switch it on, and when it would go', async () => {
+		await answers('league', [sub('config', [text('monthly-post', 'off')])], ORGANIZER);
+		const { reply } = await answers('league', [sub('preview-post')], ORGANIZER);
+		expect(content(reply)).toContain('Preview of the 2026-12 ranking post of **Sunday Cup**, only you can see it.');
+		expect(content(reply)).toContain(
+			'The monthly post is off. With /league config monthly-post:on, this post would go out at 2026-12-01 12:00 (league time).',
+		);
+		await answers('league', [sub('config', [text('monthly-post', 'on')])], ORGANIZER);
+		expect(fake.postedIn(rankings)).toEqual([]);
+	});
+
 	it('across two months the channel receives exactly one post per month, each with its PNG', async () => {
 		await runUntil('2027-01-02T00:00:00Z');
 		const posts = fake.postedIn(rankings);
@@ -155,8 +166,8 @@ describe('monthly ranking post end to end', () => {
 			expect(post.body['enforce_nonce']).toBe(true);
 			expect(String(post.body['nonce']).length).toBeLessThanOrEqual(25);
 		}
-		// After the preview's call: one composition per month, at 12:00 Budapest time, on time.
-		expect(composer.calls.slice(1).map((c) => [c.month, c.now.toISOString(), c.late])).toEqual([
+		// After the two previews' calls: one composition per month, at 12:00 Budapest time, on time.
+		expect(composer.calls.slice(2).map((c) => [c.month, c.now.toISOString(), c.late])).toEqual([
 			['2026-12', '2026-12-01T11:00:00.000Z', false],
 			['2027-01', '2027-01-01T11:00:00.000Z', false],
 		]);

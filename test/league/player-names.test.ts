@@ -4,6 +4,7 @@ import {
 	codePointLabel,
 	damerauLevenshtein,
 	looksLikeTypo,
+	lookupSuggestions,
 	nameKey,
 	nameProblem,
 	normalizeName,
@@ -170,5 +171,27 @@ describe('names', () => {
 			const invisible = /[\p{Cc}\p{Cf}\u2028\u2029]/u.test(char) && code !== 0x200c && code !== 0x200d && code !== 9;
 			expect(nameProblem(`a${char}b`) !== undefined, codePointLabel(char)).toBe(invisible);
 		}
+	});
+});
+
+describe('lookupSuggestions', () => {
+	const drivers = ['Max Verstappen', 'Lewis Hamilton', 'Mick Schumacher', 'Michael Schumacher', 'Alice', 'Bo'];
+
+	it('offers whole-name typos first, as looksLikeTypo does', () => {
+		expect(lookupSuggestions('Lewis Hamiltn', drivers)).toEqual(['Lewis Hamilton']);
+		expect(lookupSuggestions('alcie', drivers)).toEqual(['Alice']);
+	});
+
+	it('otherwise names whose word is the query, or a typo of it, nearest first', () => {
+		expect(lookupSuggestions('Verstapen', drivers)).toEqual(['Max Verstappen']);
+		expect(lookupSuggestions('hamilton', drivers)).toEqual(['Lewis Hamilton']);
+		expect(lookupSuggestions('Schumacher', drivers)).toEqual(['Michael Schumacher', 'Mick Schumacher']);
+		expect(lookupSuggestions('Max', drivers)).toEqual(['Max Verstappen']);
+	});
+
+	it('suggests nothing for short or multi-word queries that match no whole name, nor for distant words', () => {
+		expect(lookupSuggestions('Bo', ['Bob Smith'])).toEqual([]); // under 3 characters: too many near words
+		expect(lookupSuggestions('Max Hamilton', drivers)).toEqual([]);
+		expect(lookupSuggestions('Vettel', drivers)).toEqual([]);
 	});
 });

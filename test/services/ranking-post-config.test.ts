@@ -87,6 +87,27 @@ describe('ranking post settings', () => {
 		]);
 	});
 
+	it('preview of a post that is off or has no channel: the next one it would make, never late', async () => {
+		// No ranking channel yet (the post is on by default): nothing is due, so nothing is late.
+		const { services, composer, leagueId } = await setup('2026-12-10T12:00:00Z');
+		const noChannel = await services.rankingPost.preview(organizer, undefined);
+		expect(noChannel).toMatchObject({ month: '2027-01', late: false, local: '2027-01-01 12:00' });
+		expect(noChannel.post).toMatchObject({ enabled: true, active: false });
+		// A channel but the post switched off: the same.
+		await services.leagues.configure(organizer, undefined, { rankingChannel: CHANNEL, monthlyPost: 'off' });
+		const off = await services.rankingPost.preview(organizer, undefined);
+		expect(off).toMatchObject({ month: '2027-01', late: false });
+		expect(off.post).toMatchObject({ enabled: false, active: false, channel: CHANNEL });
+		// Switched on, the same day: this month's post is due and has not gone out, so it is late.
+		await services.leagues.configure(organizer, undefined, { monthlyPost: 'on' });
+		expect(await services.rankingPost.preview(organizer, undefined)).toMatchObject({ month: '2026-12', late: true });
+		expect(composer.calls.map((c) => [c.leagueId, c.month, c.late])).toEqual([
+			[leagueId, '2027-01', false],
+			[leagueId, '2027-01', false],
+			[leagueId, '2026-12', true],
+		]);
+	});
+
 	it('with the services’ own composer, a league with nothing to rank yet says so; with a race, the post is shown', async () => {
 		const { services } = await setup('2026-12-10T12:00:00Z', false);
 		await expect(services.rankingPost.preview(organizer, undefined)).rejects.toThrow(
@@ -96,8 +117,9 @@ describe('ranking post settings', () => {
 		await services.races.confirm(organizer, preview.id);
 		const post = await services.rankingPost.preview(organizer, undefined);
 		const [embed] = post.message.embeds ?? [];
-		expect(embed).toMatchObject({ title: 'Monthly ranking, November 2026', author: { name: 'Cup · folyami' } });
+		// No ranking channel: the post previewed is January's (not December's, late), covering December so far.
+		expect(embed).toMatchObject({ title: 'Monthly ranking, December 2026', author: { name: 'Cup · folyami' } });
 		expect(embed!.footer!.text).toBe('as of 2026-12-10 · † provisional');
-		expect(embed!.description).toContain('1 race since 2026-11-01 · 2 rated players');
+		expect(embed!.description).toContain('1 race since 2026-12-01 · 2 rated players');
 	});
 });
