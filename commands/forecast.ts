@@ -7,6 +7,7 @@ import { forecastChart } from '../src/services/chart-data.js';
 import { MAX_FORECAST_RACES_LEFT, type ForecastView } from '../src/services/forecast-service.js';
 import { embedOf } from './embed.js';
 import { actorOf, chartFiles, chartOption, completeCommon, esc, fmtPct, leagueOption, servicesOf } from './shared.js';
+import { plural } from '../src/formats/plural.js';
 
 /** Contenders listed in the reply (the chart shows as many as fit). */
 export const FORECAST_ROWS = 10;
@@ -52,10 +53,10 @@ export function forecastEmbed(f: ForecastView, chart: string | undefined): Embed
 	const drops = f.bestResults !== undefined ? ` · best ${f.bestResults} results count` : '';
 	const how = [
 		f.undated
-			? `The league’s races have no dates: a season from zero with the drivers of the latest race, ${f.racesLeft} races; ${f.pointsText} points${drops}.`
+			? `The league’s races have no dates: a season from zero with the drivers of the latest race, ${plural(f.racesLeft, 'race')}; ${f.pointsText} points${drops}.`
 			: f.contendersFrom !== undefined
 				? `No race yet in ${f.year}: a season from zero with the drivers of the latest race (${f.contendersFrom}), ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`
-				: `${f.racesSoFar} races so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
+				: `${plural(f.racesSoFar, 'race')} so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
 		`${f.seasons.toLocaleString('en-US')} seasons simulated (seed ${f.seed}); ± is the Monte Carlo standard error.`,
 		'Every contender starts every remaining race; ratings stay as they are today.',
 	];

@@ -7,7 +7,7 @@ import { shownSummary } from '../src/formats/rating-scale.js';
 import type { LeaderboardPage } from '../src/services/leaderboard-service.js';
 import { leagueScale } from '../src/services/shown-scale.js';
 import { embedOf } from './embed.js';
-import { plural } from './rating/why-text.js';
+import { plural } from '../src/formats/plural.js';
 import { leaderboardChart } from '../src/services/chart-data.js';
 import {
 	actorOf,

@@ -21,6 +21,7 @@ import {
 	uncertaintyLabel,
 	uncertaintyText,
 } from './shared.js';
+import { plural } from '../src/formats/plural.js';
 
 const data = {
 	name: 'rating',
@@ -96,7 +97,7 @@ function footerText(r: PlayerRating, scale: RatingScale): string {
 function idleLines(r: PlayerRating, scale: RatingScale): string[] {
 	if (r.idle === undefined) return [];
 	const { lastDate, days } = r.idle;
-	const since = `Last race: ${lastDate}, ${days === 0 ? 'today' : `${days} day${days === 1 ? '' : 's'} ago`}`;
+	const since = `Last race: ${lastDate}, ${days === 0 ? 'today' : `${plural(days, 'day')} ago`}`;
 	if (days === 0 || r.summary === undefined) return [since];
 	const now = shownSummary(scale, r.summary);
 	const then = shownSummary(scale, r.idle.atLastRace);

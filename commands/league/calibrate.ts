@@ -9,6 +9,7 @@ import { answer } from '../../src/discord/reply.js';
 import type { CalibrationProposal } from '../../src/services/league-calibrate-service.js';
 import { confirmCancelRow } from '../confirm-buttons.js';
 import { actorOf, clip, esc, minus, servicesOf } from '../shared.js';
+import { plural } from '../../src/formats/plural.js';
 
 /** A searched quantity as the CLI prints it: 4 significant digits, or "∞ (off)" for a half-life without forgetting. */
 export function showQuantity(value: number | undefined): string {
@@ -42,7 +43,7 @@ function likelihoodText(p: CalibrationProposal): string {
 export function proposalText(p: CalibrationProposal): string {
 	const r = p.result;
 	const league = esc(p.league.config.name);
-	const head = `Calibration of \`${p.system}\` on **${league}**: ${r.races} race${r.races === 1 ? '' : 's'} scored, ${r.evaluations} backtest${r.evaluations === 1 ? '' : 's'} (cap ${r.maxEvaluations}).`;
+	const head = `Calibration of \`${p.system}\` on **${league}**: ${plural(r.races, 'race')} scored, ${plural(r.evaluations, 'backtest')} (cap ${r.maxEvaluations}).`;
 	const notes = r.notes.map((note) => `Note: ${esc(note)}`);
 	if (r.dimensions.length === 0) {
 		return [head, `\`${p.system}\` has no parameter to calibrate: nothing to change.`, ...notes].join('\n');

@@ -10,6 +10,7 @@ import { rankSystems, type LeagueStats, type SystemStats } from '../../src/servi
 import { CHARTED_SYSTEMS, reliabilityChartOf } from '../../src/services/stats-chart-data.js';
 import { embedOf } from '../embed.js';
 import { actorOf, chartFiles, minus, servicesOf } from '../shared.js';
+import { plural } from '../../src/formats/plural.js';
 
 /** One system's row of the table: name, winner log-likelihood, Brier score, winners picked, races scored. */
 function row(s: SystemStats): string {
@@ -41,7 +42,7 @@ export function statsEmbed(stats: LeagueStats, chart: string | undefined): Embed
 		'```',
 	];
 	return {
-		title: `Prediction stats: ${stats.races} race${stats.races === 1 ? '' : 's'}`,
+		title: `Prediction stats: ${plural(stats.races, 'race')}`,
 		author: stats.league.config.name,
 		colour: EMBED_COLOURS.neutral,
 		description: [

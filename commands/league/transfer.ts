@@ -6,6 +6,7 @@ import type { NamedText } from '../../src/formats/league-file.js';
 import type { ImportSummary } from '../../src/services/league-transfer-service.js';
 import { readCsvAttachment } from '../race/submit.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
+import { plural } from '../../src/formats/plural.js';
 
 /** An import file may be a league's whole history (Ergast's F1 results.csv is 1.6 MB): 8 MiB per file. */
 export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
@@ -15,8 +16,6 @@ export const PROGRESS_EVERY_MS = 1000;
 
 const FORMAT_NAMES = { history: 'history CSV', zakstunts: 'ZakStunts', ergast: 'Ergast F1' } as const;
 const WARNINGS_SHOWN = 8;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function importSummaryText(s: ImportSummary, file: string): string {
 	const dates =

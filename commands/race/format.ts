@@ -8,6 +8,7 @@ import type { PreviewLine } from '../../src/services/race-preview.js';
 import { leagueScale } from '../../src/services/shown-scale.js';
 import { beforeAfter, racerWhy } from '../rating/why-text.js';
 import { esc, fmtPosition } from '../shared.js';
+import { plural } from '../../src/formats/plural.js';
 
 const CONFIRM_WINDOW = 'within 15 minutes';
 
@@ -51,7 +52,7 @@ export function previewEmbed(preview: RacePreview): EmbedSpec {
 		description: {
 			head: [`${when} · rating changes under \`${preview.system}\`, expected place (exp.) before the race`],
 			lines: preview.lines.map((line) => previewLine(scale, line)),
-			tail: newcomers > 0 ? [`${newcomers} new player${newcomers === 1 ? '' : 's'} will be created.`] : [],
+			tail: newcomers > 0 ? [`${plural(newcomers, 'new player')} will be created.`] : [],
 		},
 		fields: [checkField(warnings)],
 		footer: `Nothing is stored until you press Confirm (${CONFIRM_WINDOW}).`,

@@ -8,8 +8,7 @@ import type { ChangeWhy, NamedOpponent } from '../../src/services/change-why.js'
 import type { RatingScale } from '../../src/formats/rating-scale.js';
 import type { RaceResult, Standouts } from '../../src/services/rating-service.js';
 import { esc, fmtDelta, fmtPosition, fmtRating } from '../shared.js';
-
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { plural } from '../../src/formats/plural.js';
 
 /** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st … */
 export function ordinal(n: number): string {

@@ -10,6 +10,7 @@ import {
 	validName,
 } from './race-log-checks.js';
 import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
+import { plural } from '../formats/plural.js';
 
 /**
  * The league state as a pure fold over the race log: players (names, aliases, Discord links, merges) and races
@@ -235,9 +236,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 			case 'league-imported': {
 				// An import goes into a league without races, so R1..RN are the file's races in file order (issue 8 §1).
 				if (races.length > 0) {
-					throw new LeagueError(
-						`this league already has ${races.length} race${races.length === 1 ? '' : 's'}: import into a new league`,
-					);
+					throw new LeagueError(`this league already has ${plural(races.length, 'race')}: import into a new league`);
 				}
 				const inputs: readonly RaceInput[] = event.races;
 				if (!Array.isArray(event.races) || inputs.length === 0) throw new LeagueError('the import has no races');

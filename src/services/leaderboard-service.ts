@@ -5,6 +5,7 @@ import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { leagueReadingDay } from './league-day.js';
 import { checkSystemOption } from './rating-service.js';
+import { plural } from '../formats/plural.js';
 
 /** `/leaderboard`: the standings of one system, a page at a time. */
 
@@ -44,10 +45,7 @@ export function createLeaderboardService(
 			const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
 			const page = input.page ?? 1;
 			if (!Number.isInteger(page) || page < 1 || page > pages) {
-				throw refused(
-					'bad-page',
-					`The leaderboard has ${pages} page${pages === 1 ? '' : 's'}: choose a page from 1 to ${pages}.`,
-				);
+				throw refused('bad-page', `The leaderboard has ${plural(pages, 'page')}: choose a page from 1 to ${pages}.`);
 			}
 			const start = (page - 1) * LEADERBOARD_PAGE_SIZE;
 			const rows = view.standings

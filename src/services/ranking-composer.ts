@@ -13,6 +13,7 @@ import { leagueScale } from './shown-scale.js';
 import { listWithMore } from '../formats/clip-text.js';
 import { EMBED_COLOURS, fitEmbed } from '../formats/embed.js';
 import { uncertaintyText } from '../formats/rating-scale.js';
+import { plural } from '../formats/plural.js';
 
 /**
  * The monthly ranking post's content (issue 7 §3), under the league's headline system. The post of month M (day d)
@@ -34,7 +35,6 @@ export interface RankingComposerDeps {
 
 const fmt = (x: number) => x.toFixed(1);
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `YYYY-MM` of the month before `month`. */
 export function previousMonth(month: string): string {

@@ -66,6 +66,14 @@ describe('forecast service', () => {
 		);
 	});
 
+	it('after this year’s first race the reply counts it in the singular', async () => {
+		const w = world();
+		await w.services.leagues.create(organizer, { name: 'Cup' });
+		await addRace(w, '1. Bob\n2. Alice', undefined, '2026-02-01');
+		const f = await w.services.forecast.forecast(member, { racesLeft: 1, seasons: 2_000 });
+		expect(JSON.stringify(forecastEmbed(f, undefined).fields)).toContain('1 race so far in 2026, 1 left; f1 points.');
+	});
+
 	it('takes races-left from last year when not given', async () => {
 		const { w } = await league();
 		// Last year: 2 races; this year so far: 2. Nothing to take: asked for.

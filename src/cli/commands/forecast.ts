@@ -14,6 +14,7 @@ import { csvLine } from '../../formats/csv.js';
 import { F1_POINTS, parsePointsTable, PointsTableError, pointsTableText } from '../../formats/points-table.js';
 import { replayHistory } from '../../league/replay.js';
 import { DEFAULT_HEADLINE } from '../../services/league-service.js';
+import { plural } from '../../formats/plural.js';
 
 /** `pitwall forecast` (issue 10 §4): the championship forecast of a history CSV, the numbers `/forecast` gives. */
 
@@ -88,8 +89,8 @@ drivers of its latest race.`,
 		const result = forecastChampionship(input);
 		io.err(
 			(season.undated
-				? `forecast of an undated history: a season from zero with the latest race's ${season.contenders.length} drivers, ${racesLeft} races,`
-				: `forecast ${season.year} as of ${asOf}: ${season.races} races so far` +
+				? `forecast of an undated history: a season from zero with the latest race's ${season.contenders.length} drivers, ${plural(racesLeft, 'race')},`
+				: `forecast ${season.year} as of ${asOf}: ${plural(season.races, 'race')} so far` +
 					`${season.contendersFrom !== undefined ? ` (the drivers of the latest race, ${season.contendersFrom})` : ''}, ${racesLeft} left,`) +
 				` ${pointsTableText(points)} points` +
 				`${bestResults !== undefined ? `, best ${bestResults} results` : ''}, ${system.id}, ${result.seasons} seasons, seed ${result.seed}` +

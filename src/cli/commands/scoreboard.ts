@@ -3,6 +3,7 @@ import { noExtraPositionals, parseCommandArgs, UsageError } from '../args.js';
 import { readText, type CliCommand, type CliIo } from '../command.js';
 import { writeScoreboardCsv } from '../../formats/scoreboard-csv.js';
 import { parseScoreboard } from '../../formats/scoreboard.js';
+import { plural } from '../../formats/plural.js';
 
 const options = {
 	known: { type: 'string' },
@@ -42,7 +43,7 @@ cannot be read prints its errors ("line N: …") on stderr and exits 2.
 		const result = parseScoreboard(text, knownPlayers === undefined ? {} : { knownPlayers });
 		if (!result.ok) {
 			const lines = result.errors.map((error) => `line ${error.line}: ${error.message}\n`);
-			if (result.omitted > 0) lines.push(`… and ${result.omitted} more error${result.omitted === 1 ? '' : 's'}\n`);
+			if (result.omitted > 0) lines.push(`… and ${plural(result.omitted, 'more error')}\n`);
 			io.err(lines.join(''));
 			return 2;
 		}
