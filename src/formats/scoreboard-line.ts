@@ -27,12 +27,12 @@ export function statusOf(word: string): OutStatus | undefined {
 }
 
 /**
- * A position token: `1.`, `1)`, `1`, `#1`, `P1` (also `p1`, `P1.`, `#3)`), `=2` (a tie, as British results write
- * it), English ordinals `1st 2nd 3rd 4th`, French `1er 1re 2e 2ème`, and `1º 1.º 1ª 1°` (Spanish, Italian).
+ * A position token: `1.`, `1)`, `1`, `#1`, `P1` (also `p1`, `P1.`, `#3)`), `=2` or `2=` (a tie, as British results
+ * write it), English ordinals `1st 2nd 3rd 4th`, French `1er 1re 2e 2ème`, and `1º 1.º 1ª 1°` (Spanish, Italian).
  */
-export const POSITION_TOKEN = /^(?:#|[Pp]|=)?(\d+)(?:[.)]|st|nd|rd|th|er|re|e|ème|eme|\.?[º°ª]\.?)?$/iu;
+export const POSITION_TOKEN = /^(?:#|[Pp]|=)?(\d+)(?:[.)=]|st|nd|rd|th|er|re|e|ème|eme|\.?[º°ª]\.?)?$/iu;
 /** A position written so it cannot be part of a name: everything but a bare number (used to split one-line pastes). */
-const MARKED_POSITION = /^(?:(?:#|[Pp]|=)\d+[.)]?|\d+(?:[.)]|st|nd|rd|th|er|re|e|ème|eme|\.?[º°ª]\.?))$/iu;
+const MARKED_POSITION = /^(?:(?:#|[Pp]|=)\d+[.)]?|\d+(?:[.)=]|st|nd|rd|th|er|re|e|ème|eme|\.?[º°ª]\.?))$/iu;
 /**
  * A token read as a time in text: `m:ss(.fff)`, `h:mm:ss(.fff)`, or seconds WITH a decimal point (`83.456`); the
  * decimal mark may be a comma (`1:02,345`, as European results write it), and seconds may end in `s` (`62.345s`, as

@@ -301,7 +301,12 @@ function validate(
 					`or laps, not part of the name, leave it out (or give every racer that column)`,
 			);
 		}
-		if (suggestions.length > 0) {
+		if (suggestions.length > 0 && nameKey(suggestions[0]!) === nameKey(draft.player)) {
+			// A case difference: the league reads the name as that player (names ignore case), so it is no new player.
+			warnings.push(
+				`line ${draft.line}: "${draft.player}" is read as the known player "${suggestions[0]}" (names ignore case)`,
+			);
+		} else if (suggestions.length > 0) {
 			const note = typoNote(draft.player, suggestions[0]!);
 			warnings.push(
 				`line ${draft.line}: "${draft.player}" is not a known player; did you mean ${suggestions.map((name) => `"${name}"`).join(' or ')}?` +

@@ -41,7 +41,10 @@ export interface ReplaySnapshot<S> {
 }
 
 export interface ReplayOptions {
-	/** `yearly`: every rating restarts from a newcomer at the first race of each calendar year (needs dates). */
+	/**
+	 * `yearly`: every rating restarts from a newcomer at the first race of each calendar year (needs dates). A race
+	 * dated in a year before the latest rated race's counts in no rating (`PreparedRace.outOfSeason`).
+	 */
 	readonly reset?: 'yearly' | undefined;
 	/** How retirements are read (rankRace; default `ordered`). */
 	readonly retirements?: RetirementReading | undefined;
@@ -75,6 +78,11 @@ export interface PreparedRace<S> {
 	readonly newcomers: readonly boolean[];
 	/** Whether applying this race first resets every rating (yearly reset). */
 	readonly reset: boolean;
+	/**
+	 * Under the yearly reset, why this race counts in no rating: it is dated in a year before the season being rated
+	 * (a race from a season already over, confirmed late). Undefined for every other race.
+	 */
+	readonly outOfSeason?: string | undefined;
 	/** Guard: the replay position this race was prepared at. */
 	readonly at: number;
 }
@@ -170,10 +178,20 @@ function replayFrom<S, P>(
 
 	const prepare = (race: Race): PreparedRace<S> => {
 		let reset = false;
+		let outOfSeason: string | undefined;
 		if (options.reset === 'yearly') {
 			if (race.date === undefined)
 				throw new ReplayError(`race ${race.id} has no date: a yearly reset needs dated races`);
-			reset = lastDate !== undefined && yearOf(race.date) !== yearOf(lastDate);
+			// The season is the year of the latest race rated so far: it only moves forward. A race of a later year
+			// starts a new season; a race of an earlier one (confirmed after the season moved on) would have counted
+			// only in ratings that a reset has cleared since, so it counts in none. Comparing with the previous race's
+			// year instead would reset every rating twice around such a race, losing the current season.
+			const season = lastDate === undefined ? undefined : yearOf(lastDate);
+			const year = yearOf(race.date);
+			reset = season !== undefined && year > season;
+			if (season !== undefined && year < season) {
+				outOfSeason = `it is dated ${race.date}, in a season before the current one (${season}), and ratings restart every year: it counts in no rating`;
+			}
 		}
 		const ranked = rankRace(race, options.retirements);
 		const newcomers: boolean[] = [];
@@ -182,20 +200,24 @@ function replayFrom<S, P>(
 			newcomers.push(record === undefined);
 			return { ...entry, state: record === undefined ? system.newcomer(params) : grown(record, race.date) };
 		});
-		return { race, field, newcomers, reset, at: racesApplied };
+		return { race, field, newcomers, reset, at: racesApplied, ...(outOfSeason !== undefined && { outOfSeason }) };
 	};
 
 	const commit = (prepared: PreparedRace<S>, describe = true): RaceOutcome => {
 		if (prepared.at !== racesApplied) throw new ReplayError(`race ${prepared.race.id} was prepared at another point`);
 		const { race, field } = prepared;
+		const skip = (reason: string): RaceOutcome => {
+			racesApplied++;
+			skipped.push({ race: race.id, reason });
+			return { race, skipped: reason, changes: [] };
+		};
+		if (prepared.outOfSeason !== undefined) return skip(prepared.outOfSeason);
 		let after: S[];
 		try {
 			after = system.rateRace(field, params, { mode: race.mode });
 		} catch (error) {
 			if (!(error instanceof UnratableRaceError)) throw error;
-			racesApplied++;
-			skipped.push({ race: race.id, reason: error.message });
-			return { race, skipped: error.message, changes: [] };
+			return skip(error.message);
 		}
 		if (prepared.reset) {
 			players.clear();

@@ -1,4 +1,4 @@
-import { daysBetween, isCalendarDate } from '../league/dates.js';
+import { daysBetween, isCalendarDate, yearOf } from '../league/dates.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { refused } from './errors.js';
@@ -43,10 +43,15 @@ export function raceDate(given: string | undefined, state: LeagueLog, timezone: 
 	return { date: text, today: false, warnings };
 }
 
-/** A warning when `date` is before the league's latest confirmed race. */
+/**
+ * A warning when `date` is before the league's latest confirmed race. Under the yearly reset, a date in an earlier
+ * year than that race gets none here: the race counts in no rating, and the preview says so from the replay
+ * (`PreparedRace.outOfSeason`).
+ */
 function backDated(date: string, state: LeagueLog): string[] {
 	const latest = latestDatedRace(state);
 	if (latest === undefined || date >= latest.date) return [];
+	if (state.config()?.reset === 'yearly' && yearOf(date) < yearOf(latest.date)) return [];
 	return [
 		`This race is dated ${date}, before the league's latest race (${latest.id} on ${latest.date}). It is rated after ` +
 			'every race already stored (races are rated in the order they are confirmed), and its racers get no ' +

@@ -12,6 +12,7 @@ import { createChangeCache, type ChangeCache } from './change-cache.js';
 import { changeWhy, type ChangeWhy } from './change-why.js';
 import { calendarDay } from './league-day.js';
 import { raceDate } from './race-date.js';
+import { sameResultsAs } from '../league/same-results.js';
 import { previewRatings, type PreviewLine } from './race-preview.js';
 
 /**
@@ -134,6 +135,20 @@ export interface RaceServiceOptions {
 	readonly newId?: () => string;
 	/** The rated history `/race show` explains, shared with the rating service (services/index.ts). */
 	readonly changes?: ChangeCache | undefined;
+}
+
+/** The preview's warning when a stored race has the same results (sameResultsAs). */
+function doubleSubmission(state: LeagueLog, race: RaceInput): string[] {
+	const same = sameResultsAs(state, race);
+	if (same === undefined) return [];
+	const { id, name, date } = same.race;
+	const named = name !== undefined ? ` “${name}”` : '';
+	const dated = date !== undefined ? ` (${date})` : '';
+	const how = same.timed ? 'with the same times' : 'on the same day';
+	return [
+		`This scoreboard is the same as ${id}${named}${dated}: the same racers in the same places, ${how}. ` +
+			'Confirm only if it is another race.',
+	];
 }
 
 function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warnings: string[] } {
@@ -302,7 +317,7 @@ export function createRaceService(
 				date: dating.date,
 				datedToday: dating.today,
 				lines,
-				warnings: [...dating.warnings, ...warnings],
+				warnings: [...dating.warnings, ...warnings, ...doubleSubmission(state, race)],
 				...(unrated !== undefined && { unrated }),
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,

@@ -251,6 +251,13 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 			'6 Finn - finished',
 			'7 Gus - finished',
 		]);
+		// The tie mark after the number, as many British results print it.
+		expect(summary(lines('1. Alice', '2= Bob 1:02.000', '2= Carol 1:02.000', '4 Dave'))).toEqual([
+			'1 Alice - finished',
+			'2 Bob 62 finished',
+			'2 Carol 62 finished',
+			'4 Dave - finished',
+		]);
 	});
 
 	it('reads " - ", tabs and " | " as separators, but keeps a leading dash and ||spoiler|| in names', () => {
@@ -859,7 +866,7 @@ describe('parseScoreboard: warnings', () => {
 		const known = ['Alice', 'Bob', 'Carol'];
 		expect(ok(lines('Alcie', 'bob', 'Carol', 'Zed'), { knownPlayers: known }).warnings).toEqual([
 			'line 1: "Alcie" is not a known player; did you mean "Alice"?',
-			'line 2: "bob" is not a known player; did you mean "Bob"?',
+			'line 2: "bob" is read as the known player "Bob" (names ignore case)',
 		]);
 	});
 });

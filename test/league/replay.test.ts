@@ -107,6 +107,30 @@ describe('createReplay with the test-only system', () => {
 		expect(() => replay.apply(race('R4', undefined, ['A', 'B']))).toThrow(ReplayError);
 	});
 
+	it('under reset yearly, a race of an earlier season confirmed late counts in no rating and resets nothing', () => {
+		const replay = createReplay(toy, params, { reset: 'yearly' });
+		replay.apply(race('R1', '2026-03-01', ['A', 'B']));
+		const before = replay.snapshot();
+		const late = replay.apply(race('R2', '2021-12-20', ['B', 'A', 'C']));
+		expect(late.changes).toEqual([]);
+		expect(late.skipped).toBe(
+			'it is dated 2021-12-20, in a season before the current one (2026), and ratings restart every year: it counts in no rating',
+		);
+		expect(replay.snapshot().players).toEqual(before.players);
+		expect(replay.snapshot().racesApplied).toBe(2);
+		// The season goes on from 2026: no second reset, A keeps its race of March.
+		const next = replay.apply(race('R3', '2026-04-01', ['B', 'A']));
+		expect(next.changes.map((c) => [c.player, c.newcomer])).toEqual([
+			['B', false],
+			['A', false],
+		]);
+		expect(replay.player('A')!.races).toBe(2);
+		expect(replay.player('C')).toBeUndefined();
+		// A race of the same season dated back is rated as before (in confirmation order).
+		expect(replay.apply(race('R4', '2026-01-15', ['A', 'B'])).skipped).toBeUndefined();
+		expect(replay.snapshot().skipped.map((s) => s.race)).toEqual(['R2']);
+	});
+
 	it('a fork starts as the replay stands and then goes its own way', () => {
 		const replay = createReplay(toy, params);
 		replay.apply(race('R1', '2021-01-01', ['A', 'B']));

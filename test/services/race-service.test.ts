@@ -159,6 +159,55 @@ describe('submit → preview', () => {
 		expect(today.warnings).toEqual([]);
 	});
 
+	it('under the yearly reset, a race of an earlier year is previewed as counting in no rating, and resets nothing', async () => {
+		await w.services.leagues.configure(organizer, undefined, { reset: 'yearly' });
+		await addRace(w, '1. A\n2. B\n3. C', undefined, '2026-02-20');
+		const board = async () =>
+			(await w.services.leaderboard.page(member, {})).rows.map((r) => [r.name, r.rating] as const);
+		const before = await board();
+		const late = await w.services.races.submit(organizer, { text: '1. B\n2. D', date: '2025-12-20' });
+		expect(late.warnings).toEqual([]); // the generic dated-back warning would say it is rated: it is not
+		expect(late.unrated).toBe(
+			'it is dated 2025-12-20, in a season before the current one (2026), and ratings restart every year: it counts in no rating',
+		);
+		expect(late.lines.every((line) => line.after === undefined)).toBe(true);
+		await w.services.races.confirm(organizer, late.id);
+		expect(await board()).toEqual(before); // the season's standings stand; D is in no rating
+		// The next race of the season is rated on the season's ratings (no second reset).
+		const next = await w.services.races.submit(organizer, { text: '1. C\n2. A' });
+		expect(next.lines.map((line) => line.isNew)).toEqual([false, false]);
+		const rating = new Map(before);
+		expect(next.lines.map((line) => line.before?.rating)).toEqual([rating.get('C'), rating.get('A')]);
+	});
+
+	it('the same results as a stored race are flagged: with times on any date, without times on the same day', async () => {
+		const timed = '1. Ann 1:01.250\n2. Bob 1:02.000\nDNF Cy';
+		const first = await w.services.races.submit(organizer, { text: timed, date: '2026-02-20', name: 'Round 1' });
+		const stored = (await w.services.races.confirm(organizer, first.id)).race;
+		const again = await w.services.races.submit(organizer, { text: 'DNF Cy\n1. ann 1:01.250\n2. Bob 1:02.000' });
+		expect(again.warnings).toEqual([
+			'line 2: "ann" is read as the known player "Ann" (names ignore case)',
+			`This scoreboard is the same as ${stored} “Round 1” (2026-02-20): the same racers in the same places, with the same times. Confirm only if it is another race.`,
+		]);
+		// One time differs by a millisecond, or a place: another race.
+		const other = await w.services.races.submit(organizer, { text: '1. Ann 1:01.251\n2. Bob 1:02.000\nDNF Cy' });
+		expect(other.warnings).toEqual([]);
+		const swapped = await w.services.races.submit(organizer, { text: '1. Bob 1:01.250\n2. Ann 1:02.000\nDNF Cy' });
+		expect(swapped.warnings).toEqual([]);
+		// Without times the same order is a double only on the same day (a small league's order repeats).
+		await addRace(w, '1. Ann\n2. Bob', undefined, '2026-02-25');
+		const sameDay = await w.services.races.submit(organizer, { text: '1. Ann\n2. Bob', date: '2026-02-25' });
+		expect(sameDay.warnings).toEqual([
+			expect.stringMatching(/^This scoreboard is the same as R\d+ \(2026-02-25\): .*, on the same day\. Confirm only/),
+		]);
+		expect((await w.services.races.submit(organizer, { text: '1. Ann\n2. Bob' })).warnings).toEqual([]);
+		// A voided race is no double, and a new player makes it another race.
+		await w.services.races.void(organizer, stored, 'entered twice');
+		expect((await w.services.races.submit(organizer, { text: timed })).warnings).toEqual([]);
+		await addRace(w, timed, undefined, '2026-02-26');
+		expect((await w.services.races.submit(organizer, { text: `${timed}\nDNF Dee` })).warnings).toEqual([]);
+	});
+
 	it('members without Manage Server or the organizer role cannot submit', async () => {
 		await expect(w.services.races.submit(member, { text: '1. A\n2. B' })).rejects.toMatchObject({
 			code: 'not-organizer',
