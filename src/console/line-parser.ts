@@ -45,6 +45,8 @@ interface Token {
 	/** `key` of a `key:value` token; undefined for a bare word. */
 	readonly key: string | undefined;
 	readonly value: string;
+	/** The value was typed in quotes (nothing continues it). */
+	readonly quoted?: boolean;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '"': '"', "'": "'", '\\': '\\' };
@@ -65,7 +67,8 @@ export function tokenizeLine(line: string): Token[] {
 		}
 		let value = '';
 		const quote = line[i];
-		if (quote === '"' || quote === "'") {
+		const quoted = quote === '"' || quote === "'";
+		if (quoted) {
 			i++;
 			let closed = false;
 			while (i < line.length) {
@@ -90,9 +93,29 @@ export function tokenizeLine(line: string): Token[] {
 		} else {
 			while (i < line.length && !/\s/.test(line[i]!)) value += line[i++];
 		}
-		tokens.push({ key, value });
+		tokens.push({ key, value, ...(quoted && { quoted }) });
 	}
 	return tokens;
+}
+
+/**
+ * Discord takes everything typed into a text option, spaces included, and so does the console: bare words after an
+ * unquoted text value continue it, joined by single spaces (`/rating player:Lewis Hamilton`, `/odds players:Ann, Bob
+ * Smith`). Other bare words stay as they are (and are refused).
+ */
+function continueTextValues(tokens: readonly Token[], leaves: readonly APIApplicationCommandBasicOption[]): Token[] {
+	const merged: Token[] = [];
+	for (const token of tokens) {
+		const previous = merged.at(-1);
+		const continues =
+			token.key === undefined &&
+			previous?.key !== undefined &&
+			previous.quoted !== true &&
+			leaves.find((o) => o.name === previous.key)?.type === ApplicationCommandOptionType.String;
+		if (continues) merged[merged.length - 1] = { ...previous, value: `${previous.value} ${token.value}` };
+		else merged.push(token);
+	}
+	return merged;
 }
 
 const TYPE_NAMES: Partial<Record<ApplicationCommandOptionType, string>> = {
@@ -216,7 +239,7 @@ export function parseLine(line: string, commands: readonly CommandData[]): Parse
 
 	const leaves = level as readonly APIApplicationCommandBasicOption[];
 	const options: ConsoleOption[] = [];
-	for (const token of rest) {
+	for (const token of continueTextValues(rest, leaves)) {
 		if (token.key === undefined) {
 			const hint = leaves.length > 0 ? `options are name:value (${names(leaves)})` : `${path} takes no options`;
 			throw new ConsoleLineError(`unexpected "${token.value}": ${hint}`);

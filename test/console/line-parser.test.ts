@@ -90,9 +90,23 @@ describe('console line parser', () => {
 
 	it('keeps newlines of a continued line inside quotes', () => {
 		expect(tokenizeLine('results:"1. A\n2. B" x:y')).toEqual([
-			{ key: 'results', value: '1. A\n2. B' },
+			{ key: 'results', value: '1. A\n2. B', quoted: true },
 			{ key: 'x', value: 'y' },
 		]);
+	});
+
+	it('continues an unquoted text value over the words after it, as Discord takes a text option', () => {
+		expect(parseLine('/rating player:Lewis   Hamilton chart:true', commands).options).toEqual([
+			{ name: 'player', type: T.String, value: 'Lewis Hamilton' },
+			{ name: 'chart', type: T.Boolean, value: true },
+		]);
+		expect(parseLine('/race submit results:1. Ann 2. Bob', commands).options).toEqual([
+			{ name: 'results', type: T.String, value: '1. Ann 2. Bob' },
+		]);
+		// A quoted value ends at its quote, and a number or a choice takes no more words.
+		fails('/rating player:"Lewis" Hamilton', /unexpected "Hamilton"/);
+		fails('/rating k:2 5', /unexpected "5"/);
+		fails('/rating system:Folyami extra', /option system must be one of folyami|unexpected "extra"/);
 	});
 
 	it('explains every kind of bad line', () => {
