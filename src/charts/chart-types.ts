@@ -30,6 +30,8 @@ export interface RatingPoint {
 	readonly race?: string | undefined;
 	/** The race's ordinal in the league: the x of the point when the chart's axis is `race` (undated races). */
 	readonly index?: number | undefined;
+	/** The rating started over here (a yearly reset): no line or band joins it to the point before. */
+	readonly restart?: boolean | undefined;
 }
 
 export interface RatingSeries {

@@ -134,6 +134,7 @@ export function splitByStatus(kept: readonly PlacedPoint[]): { solid: XY[]; dash
 	for (let i = 1; i < kept.length; i++) {
 		const from = kept[i - 1]!;
 		const to = kept[i]!;
+		if (to.point.restart === true) continue; // a yearly reset: nothing joins the old rating to the new one
 		const target = to.point.provisional ? dashed : solid;
 		const last = target.at(-1);
 		if (last?.x !== from.x) {
@@ -160,7 +161,7 @@ function clipToArea(chart: Chart, ctx: ReturnType<typeof contextOf>): void {
 
 /**
  * Each series' uncertainty band, under the lines: a translucent polygon along `high` and back along `low`, one per
- * run of points that have a band (a point without one breaks the band).
+ * run of points that have a band (a point without one breaks the band, and so does a restart).
  */
 function bandsPlugin(drawn: readonly DrawnSeries[], alpha: number): Plugin<'line'> {
 	return {
@@ -179,8 +180,8 @@ function bandsPlugin(drawn: readonly DrawnSeries[], alpha: number): Plugin<'line
 						start++;
 						continue;
 					}
-					let end = start;
-					while (end < kept.length && hasBand(kept[end]!.point)) end++;
+					let end = start + 1;
+					while (end < kept.length && hasBand(kept[end]!.point) && kept[end]!.point.restart !== true) end++;
 					for (let i = start; i < end; i++) {
 						const px = x.getPixelForValue(kept[i]!.x);
 						const py = y.getPixelForValue(kept[i]!.point.high!);

@@ -52,12 +52,17 @@ export function bandLabel(scale: RatingScale): string | undefined {
 	return scale.uncertaintyName === 'RD' ? '±2 RD' : '±2 sd';
 }
 
-const point = (scale: RatingScale, s: RatingSummary, at: { day: string; race?: string; index?: number }) => ({
+const point = (
+	scale: RatingScale,
+	s: RatingSummary,
+	at: { day: string; race?: string; index?: number; restart?: boolean },
+) => ({
 	day: at.day,
 	...drawnRating(scale, s),
 	provisional: s.provisional,
 	...(at.race !== undefined && { race: at.race }),
 	...(at.index !== undefined && { index: at.index }),
+	...(at.restart === true && { restart: true }),
 });
 
 /** One player's points: each race (before it when idle growth moved it, after it with a marker), growth between, today. */
@@ -72,6 +77,7 @@ function seriesPoints(
 	const points: RatingPoint[] = [];
 	const summary = (state: unknown) => system.summary(state, params);
 	if (!dated) {
+		// Undated races have no yearly reset: a newcomer step is only the player's first race.
 		for (const step of steps) points.push(point(scale, step.after, { day: '', race: step.race, index: step.index }));
 		return points;
 	}
@@ -97,7 +103,9 @@ function seriesPoints(
 			growth(previous, step.date);
 			if (previous.date !== step.date) points.push(point(scale, step.before, { day: step.date }));
 		}
-		points.push(point(scale, step.after, { day: step.date, race: step.race, index: step.index }));
+		// A newcomer again after earlier races: the yearly reset started the rating over.
+		const restart = previous !== undefined && step.newcomer;
+		points.push(point(scale, step.after, { day: step.date, race: step.race, index: step.index, restart }));
 		previous = step;
 	}
 	if (previous !== undefined && previous.date! < asOf) {

@@ -42,6 +42,26 @@ describe('rating history geometry', () => {
 		]);
 	});
 
+	it('joins nothing into a restart (a yearly reset): the line breaks, then goes on from the new rating', () => {
+		const points: RatingPoint[] = [
+			point('2025-12-01', 10, false, 'R1'),
+			point('2025-12-15', 12, false, 'R2'),
+			{ ...point('2026-02-01', 30, true, 'R3'), restart: true },
+			point('2026-03-01', 31, true, 'R4'),
+		];
+		const placed = placePoints(points);
+		const x0 = placed[0]!.x;
+		const { solid, dashed } = splitByStatus(placed);
+		expect(solid.map((p) => [p.x - x0, p.y])).toEqual([
+			[0, 10],
+			[14, 12],
+		]);
+		expect(dashed.map((p) => [p.x - x0, p.y])).toEqual([
+			[62, 30],
+			[90, 31],
+		]);
+	});
+
 	it('thins daily points but keeps races, the points before them, the ends and every change of status', () => {
 		const days = Array.from({ length: 100 }, (_, d) => {
 			const date = new Date(Date.UTC(2025, 0, 1 + d)).toISOString().slice(0, 10);

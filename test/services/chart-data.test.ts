@@ -23,6 +23,21 @@ describe('rating history chart data', () => {
 		]);
 		expect(() => placePoints(points, 'Ann')).not.toThrow();
 	});
+
+	it('marks the first race after a yearly reset as a restart, and no other point', async () => {
+		const w = world();
+		const organizer = { ...member, manageGuild: true };
+		await w.services.leagues.create(organizer, { name: 'Cup', headline: 'glicko' });
+		await w.services.leagues.configure(organizer, undefined, { reset: 'yearly' });
+		await addRace(w, '1. Ann\n2. Bob', undefined, '2025-11-20');
+		await addRace(w, '1. Bob\n2. Ann', undefined, '2025-12-20');
+		await addRace(w, '1. Ann\n2. Bob', undefined, '2026-02-22');
+		const points = (await w.services.ratings.rating(member, { player: 'Ann', chart: true })).chart!.series[0]!.points;
+		expect(points.filter((p) => p.restart === true).map((p) => [p.race, p.day])).toEqual([['R3', '2026-02-22']]);
+		// The new season starts from a newcomer: no growth points are drawn across the reset.
+		const r3 = points.findIndex((p) => p.race === 'R3');
+		expect(points[r3 - 1]!.race).toBe('R2');
+	});
 });
 
 describe('kept histories (history-cache.ts)', () => {
