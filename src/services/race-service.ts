@@ -13,6 +13,7 @@ import { changeWhy, type ChangeWhy } from './change-why.js';
 import { calendarDay } from './league-day.js';
 import { raceDate } from './race-date.js';
 import { sameResultsAs } from '../league/same-results.js';
+import { rankRace, type RetirementReading } from '../ratings/race.js';
 import { previewRatings, type PreviewLine } from './race-preview.js';
 
 /**
@@ -135,6 +136,16 @@ export interface RaceServiceOptions {
 	readonly newId?: () => string;
 	/** The rated history `/race show` explains, shared with the rating service (services/index.ts). */
 	readonly changes?: ChangeCache | undefined;
+}
+
+/** The preview's warning when one racer alone is rated (the others did not start, or their retirements are left out). */
+function soloRace(race: RaceInput, retirements: RetirementReading | undefined): string[] {
+	const rated = rankRace({ ...race, id: 'preview' }, retirements);
+	if (rated.length !== 1) return [];
+	return [
+		`Only ${rated[0]!.player} is rated in this race: with no one to compare against, no rating learns anything ` +
+			'from it. Confirm only if the scoreboard is complete.',
+	];
 }
 
 /** The preview's warning when a stored race has the same results (sameResultsAs). */
@@ -317,7 +328,12 @@ export function createRaceService(
 				date: dating.date,
 				datedToday: dating.today,
 				lines,
-				warnings: [...dating.warnings, ...warnings, ...doubleSubmission(state, race)],
+				warnings: [
+					...dating.warnings,
+					...warnings,
+					...doubleSubmission(state, race),
+					...soloRace(race, league.config.retirements),
+				],
 				...(unrated !== undefined && { unrated }),
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,

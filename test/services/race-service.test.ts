@@ -208,6 +208,17 @@ describe('submit → preview', () => {
 		expect((await w.services.races.submit(organizer, { text: `${timed}\nDNF Dee` })).warnings).toEqual([]);
 	});
 
+	it('a race with one racer rated is flagged: nobody to compare against', async () => {
+		const solo =
+			'Only Ann is rated in this race: with no one to compare against, no rating learns anything from it. Confirm only if the scoreboard is complete.';
+		expect((await w.services.races.submit(organizer, { text: '1. Ann' })).warnings).toEqual([solo]);
+		expect((await w.services.races.submit(organizer, { text: '1. Ann\nDNS Bob\nDSQ Cy' })).warnings).toEqual([solo]);
+		expect((await w.services.races.submit(organizer, { text: '1. Ann\nDNF Bob' })).warnings).toEqual([]);
+		// With retirements left out of the rating, a finisher and a DNF is a solo race too.
+		await w.services.leagues.configure(organizer, undefined, { retirements: 'excluded' });
+		expect((await w.services.races.submit(organizer, { text: '1. Ann\nDNF Bob' })).warnings).toEqual([solo]);
+	});
+
 	it('members without Manage Server or the organizer role cannot submit', async () => {
 		await expect(w.services.races.submit(member, { text: '1. A\n2. B' })).rejects.toMatchObject({
 			code: 'not-organizer',
