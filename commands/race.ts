@@ -39,7 +39,8 @@ const data = {
 				{
 					type: Attachment,
 					name: 'file',
-					description: 'CSV scoreboard (player,position[,time,status]), at most 256 KiB',
+					description:
+						'CSV scoreboard (player,position[,time,status]) or a Race for Kicks thisrace.sb, at most 256 KiB',
 				},
 				{ type: Text, name: 'date', description: 'Race date, YYYY-MM-DD', max_length: 10 },
 				{ type: Text, name: 'name', description: 'Race name, shown in the preview', max_length: 100 },

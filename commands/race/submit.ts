@@ -18,6 +18,8 @@ import { actorOf, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
 import { confirmCancelRow } from '../confirm-buttons.js';
 import { previewEmbed } from './format.js';
+import { r4kScoreboardText } from '../../src/formats/import-r4k.js';
+import { ImportError } from '../../src/formats/import-table.js';
 
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;
 
@@ -26,6 +28,8 @@ export interface CsvAttachmentLimits {
 	readonly maxBytes: number;
 	/** What the file should be, for the refusal: "scoreboard", "history". */
 	readonly what: string;
+	/** The file name endings taken (default `.csv`). */
+	readonly extensions?: readonly string[];
 	/** Longest the download may take (default 15 s; tests shorten it). */
 	readonly timeoutMs?: number;
 }
@@ -33,12 +37,15 @@ export interface CsvAttachmentLimits {
 /** Checks name and declared size before downloading; then reads at most `maxBytes` as UTF-8 (issue 9, item 10). */
 export async function readCsvAttachment(
 	file: Attachment,
-	{ maxBytes, what, timeoutMs }: CsvAttachmentLimits = { maxBytes: MAX_ATTACHMENT_BYTES, what: 'scoreboard' },
+	{ maxBytes, what, timeoutMs, extensions = ['.csv'] }: CsvAttachmentLimits = {
+		maxBytes: MAX_ATTACHMENT_BYTES,
+		what: 'scoreboard',
+	},
 ): Promise<string> {
-	if (!file.name.toLowerCase().endsWith('.csv')) {
+	if (!extensions.some((extension) => file.name.toLowerCase().endsWith(extension))) {
 		throw new UserFacingError(
 			'bad-file',
-			`The file must be a .csv ${what}; "${esc(file.name)}" is not. Nothing was stored.`,
+			`The file must be a ${extensions.join(' or ')} ${what}; "${esc(file.name)}" is not. Nothing was stored.`,
 		);
 	}
 	if (file.size > maxBytes) {
@@ -52,6 +59,22 @@ export async function readCsvAttachment(
 		return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 	} catch {
 		throw new UserFacingError('file-not-text', 'The file is not UTF-8 text. Nothing was stored.');
+	}
+}
+
+/**
+ * A scoreboard file's text: a .csv as it is, or a Race for Kicks `thisrace.sb` (each racer's best competing lap) as
+ * scoreboard text.
+ */
+async function scoreboardFileText(file: Attachment): Promise<string> {
+	const limits = { maxBytes: MAX_ATTACHMENT_BYTES, what: 'scoreboard', extensions: ['.csv', '.sb'] };
+	const content = await readCsvAttachment(file, limits);
+	if (!file.name.toLowerCase().endsWith('.sb')) return content;
+	try {
+		return r4kScoreboardText(content, file.name);
+	} catch (error) {
+		if (!(error instanceof ImportError)) throw error;
+		throw new UserFacingError('bad-scoreboard', `${error.message}. Nothing was stored.`);
 	}
 }
 
@@ -127,7 +150,7 @@ export async function submit(interaction: ChatInputCommandInteraction, ctx: Comm
 		return;
 	}
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const text = file ? await readCsvAttachment(file) : resultsText(results ?? '');
+	const text = file ? await scoreboardFileText(file) : resultsText(results ?? '');
 	await previewReply(interaction, ctx, {
 		league: optional(given.league),
 		text,

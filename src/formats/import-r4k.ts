@@ -1,5 +1,6 @@
 import { ImportError, type ImportResult } from './import-table.js';
 import { isCalendarDate } from '../league/dates.js';
+import { formatScoreboard } from './scoreboard.js';
 import type { Race, RaceEntry } from '../ratings/types.js';
 
 /** One Race for Kicks race folder (elo-zs `src/R4K/data/<folder>/`): its files' contents, no file system here. */
@@ -32,6 +33,63 @@ function readIni(text: string, file: string): { top: ReadonlyMap<string, string>
 	return { top, sections };
 }
 
+/** One Race for Kicks scoreboard (`thisrace.sb`) read as importR4k reads it, with what it set aside. */
+export interface R4kScoreboard {
+	/** Sorted by lap; each racer's best lap (seconds), equal laps tie. Empty when no replay competes. */
+	readonly entries: RaceEntry[];
+	/** The latest `posted` date of the replays read, if any. */
+	readonly latestPosted?: string | undefined;
+	/** Replays with a `competing` key, dropped. */
+	readonly dropped: number;
+	/** Slower or repeated replays of a racer, set aside for the best one. */
+	readonly superseded: number;
+}
+
+/** Read a `thisrace.sb` (rules in importR4k's comment); `file` names it in errors. */
+export function readR4kScoreboard(scoreboard: string, file: string): R4kScoreboard {
+	const best = new Map<string, number>();
+	let latestPosted: string | undefined;
+	let dropped = 0;
+	let superseded = 0;
+	for (const { line, values } of readIni(scoreboard, file).sections) {
+		if (values.has('competing')) {
+			dropped++;
+			continue;
+		}
+		const name = values.get('name') ?? '';
+		const lap = values.get('lap') ?? '';
+		if (name === '' || !/^\d+$/.test(lap) || Number(lap) === 0) {
+			throw new ImportError(`${file}:${line}: expected a name and a lap in hundredths of a second (> 0)`);
+		}
+		const posted = values.get('posted');
+		if (posted !== undefined && isCalendarDate(posted) && (latestPosted === undefined || posted > latestPosted)) {
+			latestPosted = posted;
+		}
+		const previous = best.get(name);
+		if (previous !== undefined) superseded++;
+		if (previous === undefined || Number(lap) < previous) best.set(name, Number(lap));
+	}
+	const laps = [...best].sort((a, b) => a[1] - b[1]);
+	const entries: RaceEntry[] = laps.map(([player, lap]) => ({
+		player,
+		// Competition rank: the number of strictly faster laps, plus one; equal laps tie.
+		position: laps.filter(([, other]) => other < lap).length + 1,
+		time: lap / 100,
+		status: 'finished',
+	}));
+	return { entries, latestPosted, dropped, superseded };
+}
+
+/**
+ * A `thisrace.sb` as scoreboard text (formatScoreboard, which the scoreboard parser reads back to the same entries):
+ * what `/race submit file:thisrace.sb` previews. Throws ImportError on a malformed file or one with no competing replay.
+ */
+export function r4kScoreboardText(scoreboard: string, file: string): string {
+	const { entries } = readR4kScoreboard(scoreboard, file);
+	if (entries.length === 0) throw new ImportError(`${file}: no competing replay (every replay has a competing key)`);
+	return formatScoreboard(entries);
+}
+
 /**
  * Import Race for Kicks scoreboards as elo-zs reads them (`src/R4K/Results.hs`, per test/fixtures/r4k/PROVENANCE.md):
  * - a section with a `competing` key (any value: an extra or rejected replay) is dropped;
@@ -50,28 +108,11 @@ export function importR4k(folders: readonly R4kRaceFiles[]): ImportResult {
 	for (const { folder, scoreboard, config } of [...folders].sort((a, b) => (a.folder < b.folder ? -1 : 1))) {
 		if (seen.has(folder)) throw new ImportError(`race folder ${folder} given twice`);
 		seen.add(folder);
-		const file = `${folder}/thisrace.sb`;
-		const best = new Map<string, number>();
-		let latestPosted: string | undefined;
-		for (const { line, values } of readIni(scoreboard, file).sections) {
-			if (values.has('competing')) {
-				dropped++;
-				continue;
-			}
-			const name = values.get('name') ?? '';
-			const lap = values.get('lap') ?? '';
-			if (name === '' || !/^\d+$/.test(lap) || Number(lap) === 0) {
-				throw new ImportError(`${file}:${line}: expected a name and a lap in hundredths of a second (> 0)`);
-			}
-			const posted = values.get('posted');
-			if (posted !== undefined && isCalendarDate(posted) && (latestPosted === undefined || posted > latestPosted)) {
-				latestPosted = posted;
-			}
-			const previous = best.get(name);
-			if (previous !== undefined) superseded++;
-			if (previous === undefined || Number(lap) < previous) best.set(name, Number(lap));
-		}
-		if (best.size === 0) {
+		const read = readR4kScoreboard(scoreboard, `${folder}/thisrace.sb`);
+		dropped += read.dropped;
+		superseded += read.superseded;
+		const { entries, latestPosted } = read;
+		if (entries.length === 0) {
 			notes.push(`${folder}: no competing replay, race skipped`);
 			continue;
 		}
@@ -85,14 +126,6 @@ export function importR4k(folders: readonly R4kRaceFiles[]): ImportResult {
 			date = latestPosted;
 			notes.push(`${folder}: no thisrace.cfg, dated by its latest posted replay (${date ?? 'none: undated'})`);
 		}
-		const laps = [...best].sort((a, b) => a[1] - b[1]);
-		const entries: RaceEntry[] = laps.map(([player, lap]) => ({
-			player,
-			// Competition rank: the number of strictly faster laps, plus one; equal laps tie.
-			position: laps.filter(([, other]) => other < lap).length + 1,
-			time: lap / 100,
-			status: 'finished',
-		}));
 		races.push({ id: folder, date, entries });
 	}
 	if (dropped > 0) notes.push(`dropped ${dropped} replay(s) with a competing key`);

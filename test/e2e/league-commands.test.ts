@@ -341,7 +341,7 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 			'race',
 			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }])],
 			ORGANIZER,
-			/must be a \.csv scoreboard; "results\.txt" is not/,
+			/must be a \.csv or \.sb scoreboard; "results\.txt" is not/,
 		);
 	});
 
@@ -350,6 +350,39 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
 		expect(p.text).toMatch(/1\. \*\*Bob\*\* 59\.500 \(exp\. \d\.\d\d\) —/);
 		await click(p.cancel!);
+	});
+
+	it('a Race for Kicks thisrace.sb is read as the scoreboard: best competing lap each, in lap order', async () => {
+		const sb = [
+			'[1]',
+			'name=Bob',
+			'lap=3726',
+			'',
+			'[2]',
+			'name=Alice',
+			'lap=3750',
+			'',
+			'[3]',
+			'name=Bob',
+			'lap=3801',
+			'', // a slower replay of Bob's: set aside
+			'[4]',
+			'name=Cy',
+			'lap=3600',
+			'competing=no', // not competing: dropped
+		].join('\n');
+		const file = bot.fake.addAttachment('thisrace.sb', sb, 'application/octet-stream');
+		const p = await preview([{ name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
+		expect(p.text).toMatch(/1\. \*\*Bob\*\* 37\.260 \(exp\. \d\.\d\d\) —[^\n]*\n2\. \*\*Alice\*\* 37\.500 /);
+		expect(p.text).not.toContain('Cy');
+		await click(p.cancel!);
+		const bad = bot.fake.addAttachment('thisrace.sb', '[1]\nname=Bob\nlap=fast\n');
+		await expectRefusal(
+			'race',
+			[sub('submit', [{ name: 'file', type: ATTACHMENT, value: String(bad['id']) }])],
+			ORGANIZER,
+			/^thisrace\.sb:1: expected a name and a lap in hundredths of a second \(> 0\)\. Nothing was stored\.$/,
+		);
 	});
 
 	it('hostile names with mentions and markdown are escaped and ping nobody', async () => {
