@@ -1,5 +1,5 @@
 import { nameKey } from '../league/race-log-checks.js';
-import type { LeagueRepository } from '../storage/ports.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import type { LeagueService } from './league-service.js';
 
@@ -51,14 +51,30 @@ export function createAutocompleteService(repo: LeagueRepository, leagues: Leagu
 		},
 		async players(actor, leagueRef, typed) {
 			const league = await leagueOf(actor, leagueRef);
-			if (!league) return [];
-			const state = await repo.loadState(league.id);
-			const choices = state
-				.players()
-				.flatMap((p) => [
-					{ name: p.name, value: p.name },
-					...p.aliases.map((a) => ({ name: `${a} (${p.name})`, value: p.name })),
-				]);
+			const choicesOf = async (info: LeagueInfo, suffix: string) =>
+				(await repo.loadState(info.id))
+					.players()
+					.flatMap((p) => [
+						{ name: `${p.name}${suffix}`, value: p.name },
+						...p.aliases.map((a) => ({ name: `${a} (${p.name})${suffix}`, value: p.name })),
+					]);
+			if (league) return rankChoices(typed, await choicesOf(league, ''));
+			// No league option in a server of several: every league's players, each named with its league (/rating
+			// and /odds take the league where the players chosen play, league-of-players.ts).
+			if (leagueRef !== undefined || actor.guildId === undefined) return [];
+			// One choice per name (or alias), with every league it plays in.
+			const byLabel = new Map<string, { value: string; leagues: string[] }>();
+			for (const info of await leagues.list(actor.guildId)) {
+				for (const choice of await choicesOf(info, '')) {
+					const entry = byLabel.get(choice.name) ?? { value: choice.value, leagues: [] };
+					entry.leagues.push(info.config.name);
+					byLabel.set(choice.name, entry);
+				}
+			}
+			const choices = [...byLabel].map(([label, { value, leagues: names }]) => ({
+				name: `${label} · ${names.join(', ')}`,
+				value,
+			}));
 			return rankChoices(typed, choices);
 		},
 		async races(actor, leagueRef, typed) {

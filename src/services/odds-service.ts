@@ -6,6 +6,7 @@ import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
+import { leagueOfPlayers } from './league-of-players.js';
 import { checkSystemOption } from './rating-service.js';
 
 /** `/odds`: P(win), P(top 3) and expected position of a field from current ratings; head-to-head for two. */
@@ -48,12 +49,12 @@ export function createOddsService(
 ): OddsService {
 	return {
 		async odds(actor, input) {
-			const league = await leagues.resolve(actor, input.league);
-			const system = checkSystemOption(input.system, league.config.headline);
 			const refs = input.players
 				.split(/[,\n]/)
 				.map((r) => r.trim())
 				.filter((r) => r !== '');
+			const league = await leagueOfPlayers(repo, leagues, actor, input.league, refs);
+			const system = checkSystemOption(input.system, league.config.headline);
 			if (refs.length < 2) {
 				throw refused('odds-field', 'Give at least two players, comma separated (e.g. players:Alice, Bob).');
 			}

@@ -19,6 +19,7 @@ import { changeWhy, type ChangeWhy } from './change-why.js';
 import { createHistoryCache, type HistoryCache } from './history-cache.js';
 import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
+import { leagueOfPlayers } from './league-of-players.js';
 
 /** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
 
@@ -103,7 +104,10 @@ export function createRatingService(
 ): RatingService {
 	return {
 		async rating(actor, input) {
-			const league = await leagues.resolve(actor, input.league);
+			const league = await leagueOfPlayers(repo, leagues, actor, input.league, [
+				input.player,
+				...refsOf(input.compare),
+			]);
 			const system = checkSystemOption(input.system, league.config.headline);
 			const state = await repo.loadState(league.id);
 			const player = findPlayer(state, input.player, actor, league.config.name);
@@ -151,6 +155,14 @@ export function createRatingService(
 	};
 }
 
+/** The references of the `compare` option, comma separated. */
+function refsOf(compare: string | undefined): string[] {
+	return (compare ?? '')
+		.split(',')
+		.map((ref) => ref.trim())
+		.filter((ref) => ref !== '');
+}
+
 /** The players of the `compare` option (comma separated), each once and not the player shown. */
 function compared(
 	state: LeagueLog,
@@ -159,10 +171,7 @@ function compared(
 	league: LeagueInfo,
 	shown: string,
 ): { id: string; name: string }[] {
-	const refs = (compare ?? '')
-		.split(',')
-		.map((ref) => ref.trim())
-		.filter((ref) => ref !== '');
+	const refs = refsOf(compare);
 	const others = refs.map((ref) => findPlayer(state, ref, actor, league.config.name)).filter((p) => p.id !== shown);
 	const unique = others.filter((p, i) => others.findIndex((o) => o.id === p.id) === i);
 	if (unique.length > MAX_CHART_PLAYERS - 1) {

@@ -207,6 +207,28 @@ describe('league service', () => {
 		});
 	});
 
+	it('/rating and /odds without a league take the only league where every player asked for plays', async () => {
+		await w.services.leagues.create(organizer, { name: 'Night' });
+		await addRace(w, '1. Dora\n2. Eve\n3. Alice', 'Night');
+		// Only in Cup, only in Night: found without the league option.
+		expect((await w.services.ratings.rating(member, { player: 'Carol' })).league.config.name).toBe('Cup');
+		expect((await w.services.ratings.rating(member, { player: 'dora' })).league.config.name).toBe('Night');
+		expect((await w.services.odds.odds(member, { players: 'Dora, Eve' })).league.config.name).toBe('Night');
+		expect((await w.services.ratings.rating(member, { player: 'Bob', compare: 'Carol' })).league.config.name).toBe(
+			'Cup',
+		);
+		// In both leagues, in none, or a field across the two: the league option is still asked for.
+		const which = { code: 'which-league' };
+		await expect(w.services.ratings.rating(member, { player: 'Alice' })).rejects.toMatchObject(which);
+		await expect(w.services.ratings.rating(member, { player: 'Zed' })).rejects.toMatchObject(which);
+		await expect(w.services.odds.odds(member, { players: 'Bob, Dora' })).rejects.toMatchObject(which);
+		await expect(w.services.ratings.rating(member, { player: 'Bob', compare: 'Dora' })).rejects.toMatchObject(which);
+		// The caller's linked player, when no player is named.
+		await expect(w.services.ratings.rating(member, {})).rejects.toMatchObject(which);
+		await w.services.players.link(organizer, { player: 'Eve', user: member.userId, league: 'Night' });
+		expect((await w.services.ratings.rating(member, {})).player.name).toBe('Eve');
+	});
+
 	it('config changes the headline (organizers only) and info counts players and races', async () => {
 		await expect(w.services.leagues.configure(member, undefined, { headline: 'glicko' })).rejects.toMatchObject({
 			code: 'not-organizer',
@@ -263,5 +285,15 @@ describe('autocomplete', () => {
 			'R2',
 			'R1',
 		]);
+		// Without a league option in a server of several: every league's players, named with their leagues.
+		await w.services.leagues.create(organizer, { name: 'Night' });
+		await addRace(w, '1. Dora\n2. Carol', 'Night');
+		expect(await w.services.autocomplete.players(member, undefined, 'ca')).toEqual([
+			{ name: 'Carol · Cup, Night', value: 'Carol' },
+		]);
+		expect((await w.services.autocomplete.players(member, undefined, 'd')).map((c) => c.name)).toEqual([
+			'Dora · Night',
+		]);
+		expect(await w.services.autocomplete.players(member, 'Nope', 'd')).toEqual([]);
 	});
 });
