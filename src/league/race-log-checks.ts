@@ -110,7 +110,9 @@ export function checkConfig(config: LeagueConfig): void {
 		try {
 			getSystem(system).params(overrides);
 		} catch (error) {
-			throw new LeagueError(`parameters of ${system}: ${(error as Error).message}`);
+			// The system's own messages already start with its id ("glicko: parameter c …"): not said twice.
+			const message = (error as Error).message.replace(new RegExp(`^${system}: `), '');
+			throw new LeagueError(`parameters of ${system}: ${message}`);
 		}
 	}
 }

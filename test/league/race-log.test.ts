@@ -79,7 +79,7 @@ describe('race log: submissions and players', () => {
 		const configure = (c: object) => () =>
 			log.check({ type: 'league-configured', config: { ...config, ...c }, by: 'u', at: 't' });
 		expect(configure({ headline: 'nope' })).toThrow(LeagueError);
-		expect(configure({ params: { glicko: { nope: 1 } } })).toThrow(/parameters of glicko/);
+		expect(configure({ params: { glicko: { nope: 1 } } })).toThrow(/^parameters of glicko: unknown parameter "nope"/);
 	});
 });
 
