@@ -77,6 +77,12 @@ export const MEMBER_PERMISSIONS = (1n << 10n) | (1n << 11n) | (1n << 31n); // Vi
 export const ATTACHMENT_OPTION = 11;
 export const CHANNEL_OPTION = 7;
 export const ROLE_OPTION = 8;
+export const USER_OPTION = 6;
+
+/** A user object as Discord resolves a user option (`resolved.users`). */
+export function userPayload(id: string): Json {
+	return { id, username: `user${id.slice(-4)}`, discriminator: '0', global_name: null, avatar: null };
+}
 
 /** A message the bot posted in a channel (`POST /channels/{id}/messages`), as Discord received it. */
 export interface ChannelPost {

@@ -27,6 +27,8 @@ import {
 	reply,
 	ROLE_OPTION,
 	rolePayload,
+	USER_OPTION,
+	userPayload,
 	type Actor,
 	type ChannelDenial,
 	type ChannelPost,
@@ -220,6 +222,7 @@ export class FakeDiscord {
 		const attachments: Record<string, Json> = {};
 		const channels: Record<string, Json> = {};
 		const roles: Record<string, Json> = {};
+		const users: Record<string, Json> = {};
 		// Attachment options may sit inside a subcommand (or group): look at every level.
 		const flatten = (list: readonly RawOption[]): RawOption[] => list.flatMap((o) => [o, ...flatten(o.options ?? [])]);
 		for (const option of flatten(options)) {
@@ -233,6 +236,7 @@ export class FakeDiscord {
 			}
 			const role = option.type === ROLE_OPTION ? this.roleInfo(String(option.value)) : undefined;
 			if (role) roles[String(option.value)] = rolePayload(String(option.value), role.name, role.managed);
+			if (option.type === USER_OPTION) users[String(option.value)] = userPayload(String(option.value));
 			if (option.type !== ATTACHMENT_OPTION) continue;
 			const [id, filename] =
 				[...this.files.keys()].find((key) => key.startsWith(`${String(option.value)}/`))?.split('/') ?? [];
@@ -245,12 +249,16 @@ export class FakeDiscord {
 			type: 1,
 			guild_id: this.guildId,
 			options,
-			...(Object.keys(attachments).length || Object.keys(channels).length || Object.keys(roles).length
+			...(Object.keys(attachments).length ||
+			Object.keys(channels).length ||
+			Object.keys(roles).length ||
+			Object.keys(users).length
 				? {
 						resolved: {
 							...(Object.keys(attachments).length ? { attachments } : {}),
 							...(Object.keys(channels).length ? { channels } : {}),
 							...(Object.keys(roles).length ? { roles } : {}),
+							...(Object.keys(users).length ? { users } : {}),
 						},
 					}
 				: {}),

@@ -205,6 +205,16 @@ describe('league commands end to end', () => {
 		const linked = visible(await run('player', [sub('link', [text('player', 'Carol')])], ORGANIZER));
 		expect(linked).toBe(`Linked **Carol** to <@${ORGANIZER.userId}>.`);
 		expect(visible(await run('rating', [], ORGANIZER))).toMatch(/^Sunday Cup · glicko\nCarol\n/);
+		// Another member, chosen with the user option (Discord resolves it in the interaction).
+		const other = visible(
+			await run(
+				'player',
+				[sub('link', [text('player', 'Bob'), { name: 'user', type: 6, value: MEMBER.userId! }])],
+				ORGANIZER,
+			),
+		);
+		expect(other).toBe(`Linked **Bob** to <@${MEMBER.userId}>.`);
+		expect(visible(await run('rating', [], MEMBER))).toMatch(/^Sunday Cup · glicko\nBob\n/);
 	});
 
 	it('/race void and /race edit: organizers only, with the reason kept', async () => {
