@@ -7,6 +7,8 @@ import type { ImportSummary } from '../../src/services/league-transfer-service.j
 import { readCsvAttachment } from '../race/submit.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';
+import { paramText } from '../../src/formats/param-text.js';
+import type { LeagueConfig } from '../../src/league/league-events.js';
 
 /** An import file may be a league's whole history (Ergast's F1 results.csv is 1.6 MB): 8 MiB per file. */
 export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
@@ -82,6 +84,18 @@ export async function importLeague(interaction: ChatInputCommandInteraction, ctx
 	}
 }
 
+/** The `/league config` line that gives another league every setting this one's ratings depend on. */
+function settingsCommand(config: LeagueConfig): string {
+	const params = paramText(config.params);
+	return [
+		'/league config',
+		`system:${config.headline}`,
+		`reset:${config.reset ?? 'none'}`,
+		`retirements:${config.retirements ?? 'ordered'}`,
+		...(params === '' ? [] : [`parameters:${params}`]),
+	].join(' ');
+}
+
 export async function exportLeague(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 	const { transfer } = servicesOf(ctx);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -96,6 +110,7 @@ export async function exportLeague(interaction: ChatInputCommandInteraction, ctx
 		[
 			`Export of **${esc(x.league.config.name)}**: ${plural(x.races, 'race')} in ${slug}-history.csv${x.voidedRaces > 0 ? ` (${plural(x.voidedRaces, 'voided race')} apart, in ${slug}-voided.csv)` : ''}, and the standings of every system as of ${x.asOf} in ${slug}-standings.csv.`,
 			'The history imports into a new league with /league import and is what `pitwall calibrate`, `backtest` and `replay` read.',
+			`For the same ratings there, give that league these settings first: \`${settingsCommand(x.league.config)}\``,
 		].join('\n'),
 	);
 	await answer(interaction, { content, files }, { ephemeral: true });

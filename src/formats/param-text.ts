@@ -30,3 +30,10 @@ export function applyParamText(
 	}
 	return next;
 }
+
+/** A league's parameters as `/league config parameters:` takes them (applyParamText reads it back): `glicko.c=2 …`. */
+export function paramText(params: Readonly<Record<string, ParamOverrides>>): string {
+	return Object.entries(params)
+		.flatMap(([system, overrides]) => Object.entries(overrides).map(([name, value]) => `${system}.${name}=${value}`))
+		.join(' ');
+}

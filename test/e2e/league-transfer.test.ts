@@ -148,4 +148,28 @@ describe('/league import and /league export end to end', () => {
 			expect(JSON.stringify(b.snapshot.players)).toBe(JSON.stringify(a.snapshot.players));
 		}
 	});
+
+	it('the export names the settings that give the same ratings; applied to a new league, they do', async () => {
+		const settings = [text('system', 'endure'), text('retirements', 'tied'), text('parameters', 'glicko.c=1.2345678')];
+		expect(
+			content(await bot.run('league', [sub('config', [text('league', 'Zak'), ...settings])], ORGANIZER)),
+		).toContain('Updated **Zak**');
+		const [reply] = await runDeferred('league', [sub('export', [text('league', 'Zak')])], MEMBER);
+		const line = /give that league these settings first: `(\/league config [^`]+)`/.exec(content(reply!))?.[1];
+		expect(line).toBe(
+			'/league config system:endure reset:none retirements:tied parameters:folyami.k=20 glicko.c=1.2345678 endure.phi=0.999653',
+		);
+		// The line as an organizer would type it: every option up to the next, `parameters` last.
+		const options = [...line!.matchAll(/(\w+):(.*?)(?= \w+:|$)/g)].map(([, name, value]) => text(name!, value!));
+		const copyId = await createLeague('Zak Copy 2');
+		const configured = await bot.run('league', [sub('config', [text('league', 'Zak Copy 2'), ...options])], ORGANIZER);
+		expect(content(configured)).toContain('Updated **Zak Copy 2**');
+		const csv = bot.fake.addAttachment('zak-history.csv', filesOf(reply!)['zak-history.csv']!, 'text/csv');
+		await runDeferred('league', [sub('import', [fileOption('file', csv), text('league', 'Zak Copy 2')])]);
+		for (const system of raceSystems) {
+			const a = await bot.repo.ratingsAt(zakId, system.id);
+			const b = await bot.repo.ratingsAt(copyId, system.id);
+			expect(JSON.stringify(b.snapshot.players)).toBe(JSON.stringify(a.snapshot.players));
+		}
+	});
 });

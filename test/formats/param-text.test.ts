@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyParamText, ParamTextError } from '../../src/formats/param-text.js';
+import { applyParamText, paramText, ParamTextError } from '../../src/formats/param-text.js';
 
 describe('applyParamText (/league config parameters:)', () => {
 	it('sets, overrides and resets per-system values, space- or comma-separated, without touching the input', () => {
@@ -15,5 +15,18 @@ describe('applyParamText (/league config parameters:)', () => {
 		);
 		expect(() => applyParamText({}, 'glicko.c=')).toThrow(/"glicko.c=" is not system.name=value/);
 		expect(() => applyParamText({}, ' , ')).toThrow(/no parameters given/);
+	});
+});
+
+describe('paramText', () => {
+	it('writes a league’s parameters as applyParamText reads them back (values as text, full precision)', () => {
+		const params = { glicko: { c: 0.9935127061, initialRd: '317.3' }, endure: { phi: 0.999653 } };
+		const text = paramText(params);
+		expect(text).toBe('glicko.c=0.9935127061 glicko.initialRd=317.3 endure.phi=0.999653');
+		expect(applyParamText({}, text)).toEqual({
+			glicko: { c: '0.9935127061', initialRd: '317.3' },
+			endure: { phi: '0.999653' },
+		});
+		expect(paramText({})).toBe('');
 	});
 });
