@@ -44,9 +44,11 @@ export const fmtMcError = (se: number): string => {
 /** The favourites with P(title) ± its Monte Carlo error, P(top 3) and expected final points. */
 export function forecastEmbed(f: ForecastView, chart: string | undefined): EmbedSpec {
 	const shown = f.rows.slice(0, FORECAST_ROWS);
+	// No race left: nothing is random, so no Monte Carlo error is shown (every season simulated is the same).
+	const decided = f.racesLeft === 0;
 	const lines = shown.map(
 		(row, i) =>
-			`${i + 1}. **${esc(row.name)}** (${fmtPoints(row.pointsNow)} pts): title ${fmtPct(row.pTitle)} ± ${fmtMcError(row.pTitleError)} · top 3 ${fmtPct(row.pTop3)} · expected ${row.expectedPoints.toFixed(1)} pts`,
+			`${i + 1}. **${esc(row.name)}** (${fmtPoints(row.pointsNow)} pts): title ${fmtPct(row.pTitle)}${decided ? '' : ` ± ${fmtMcError(row.pTitleError)}`} · top 3 ${fmtPct(row.pTop3)} · expected ${row.expectedPoints.toFixed(1)} pts`,
 	);
 	const more = f.rows.length - shown.length + f.leftOut;
 	const left = f.racesLeftFromLastYear ? ' (from last year’s number of races)' : '';
@@ -57,8 +59,12 @@ export function forecastEmbed(f: ForecastView, chart: string | undefined): Embed
 			: f.contendersFrom !== undefined
 				? `No race yet in ${f.year}: a season from zero with the drivers of the latest race (${f.contendersFrom}), ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`
 				: `${plural(f.racesSoFar, 'race')} so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
-		`${f.seasons.toLocaleString('en-US')} seasons simulated (seed ${f.seed}); ± is the Monte Carlo standard error.`,
-		'Every contender starts every remaining race; ratings stay as they are today.',
+		...(decided
+			? ['No race left: these are the final standings (a tie on points splits the title).']
+			: [
+					`${f.seasons.toLocaleString('en-US')} seasons simulated (seed ${f.seed}); ± is the Monte Carlo standard error.`,
+					'Every contender starts every remaining race; ratings stay as they are today.',
+				]),
 	];
 	return {
 		title: f.undated ? 'Championship forecast' : `Championship forecast ${f.year}`,

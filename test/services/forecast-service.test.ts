@@ -74,6 +74,25 @@ describe('forecast service', () => {
 		expect(JSON.stringify(forecastEmbed(f, undefined).fields)).toContain('1 race so far in 2026, 1 left; f1 points.');
 	});
 
+	it('with no race left, the reply gives the final standings without a Monte Carlo error', async () => {
+		const { w } = await league();
+		const embed = forecastEmbed(
+			await w.services.forecast.forecast(member, { racesLeft: 0, seasons: 1_000 }),
+			undefined,
+		);
+		expect(embed.description).toMatchObject({
+			lines: [
+				'1. **Alice** (50 pts): title 100.0% · top 3 100.0% · expected 50.0 pts',
+				'2. **Bob** (36 pts): title 0.0% · top 3 100.0% · expected 36.0 pts',
+				'3. **Dave** (27 pts): title 0.0% · top 3 100.0% · expected 27.0 pts',
+				'4. **Carol** (15 pts): title 0.0% · top 3 0.0% · expected 15.0 pts',
+			],
+		});
+		const how = JSON.stringify(embed.fields);
+		expect(how).toContain('No race left: these are the final standings');
+		expect(how).not.toContain('seasons simulated');
+	});
+
 	it('takes races-left from last year when not given', async () => {
 		const { w } = await league();
 		// Last year: 2 races; this year so far: 2. Nothing to take: asked for.
