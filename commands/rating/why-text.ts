@@ -111,7 +111,7 @@ function roundsFactors(scale: RatingScale, k: number, observed: number, expected
 /** /rating: the lines explaining the last race. */
 export function whyLines(scale: RatingScale, w: ChangeWhy): string[] {
 	const lines = [
-		`In ${esc(w.race)}${w.date ? ` (${w.date})` : ''}: ${placeText(w)}${expectedText(w.expectedRank)} · ${beforeAfter(scale, w.before.rating, w.after.rating)}`,
+		`In ${esc(w.race)}${w.raceName !== undefined ? ` “${esc(w.raceName)}”` : ''}${w.date ? ` (${w.date})` : ''}: ${placeText(w)}${expectedText(w.expectedRank)} · ${beforeAfter(scale, w.before.rating, w.after.rating)}`,
 		opponentsLine(scale, w),
 	];
 	const parts = partsLine(scale, w);

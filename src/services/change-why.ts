@@ -18,6 +18,8 @@ export interface OutcomeGroup {
 
 export interface ChangeWhy {
 	readonly race: string;
+	/** The organizer's name for the race (`/race submit name:`, an imported history's race column), if any. */
+	readonly raceName?: string | undefined;
 	readonly date?: string | undefined;
 	readonly player: string;
 	readonly name: string;
@@ -48,7 +50,7 @@ export interface ChangeWhy {
 
 export function changeWhy(
 	e: RacerExplanation,
-	race: { readonly id: string; readonly date?: string | undefined },
+	race: { readonly id: string; readonly date?: string | undefined; readonly name?: string | undefined },
 	nameOf: (id: string) => string,
 ): ChangeWhy {
 	const named = (o: OpponentPart): NamedOpponent => ({ ...o, name: nameOf(o.player) });
@@ -72,6 +74,7 @@ export function changeWhy(
 	const tied = e.opponents.filter((o) => o.outcome === 'tied').length;
 	return {
 		race: race.id,
+		...(race.name !== undefined && { raceName: race.name }),
 		date: race.date,
 		player: e.player,
 		name: nameOf(e.player),

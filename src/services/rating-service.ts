@@ -117,7 +117,10 @@ export function createRatingService(
 			const standing = view.standings[index];
 			const { last, explanation, standouts } = standing ? await changes.player(league, system, player.id) : {};
 			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
-			const why = explanation && last && changeWhy(explanation, { id: last.race, date: last.date }, nameOf);
+			const why =
+				explanation &&
+				last &&
+				changeWhy(explanation, { id: last.race, date: last.date, name: state.race(last.race)?.name }, nameOf);
 			return {
 				league,
 				system,

@@ -25,7 +25,7 @@ const shown = (before: number, after: number) => Number(fmtRating(after)) - Numb
 describe('why did my rating move, through the fake Discord', () => {
 	it('/rating explains the last race: place vs expected, opponents, and parts that add up on screen', async () => {
 		await run('league', [sub('create', [text('name', 'Kart Club'), text('system', 'folyami')])], ORGANIZER);
-		const p = await preview([text('results', '1. Alice; 2. Bob; 3. Carol')]);
+		const p = await preview([text('results', '1. Alice; 2. Bob; 3. Carol'), text('name', 'Round 1 *Monza*')]);
 		// Three newcomers at 1500: each is expected in the middle, 2nd.
 		expect(p.text).toContain('1. **Alice** *(new player)* (exp. 2.00) — 1500.0 →');
 		await click(p.confirm!);
@@ -42,7 +42,7 @@ describe('why did my rating move, through the fake Discord', () => {
 		const body = visible(await run('rating', [text('player', 'Carol')]));
 		expect(body).toMatch(
 			new RegExp(
-				`In R1 \\(\\d{4}-\\d\\d-\\d\\d\\): 3rd of 3, expected 2\\.00 · 1500\\.0 → ${fmtRating(carol.rating)} \\(${fmtDelta(change)}\\)`,
+				`In R1 “Round 1 \\\\\\*Monza\\\\\\*” \\(\\d{4}-\\d\\d-\\d\\d\\): 3rd of 3, expected 2\\.00 · 1500\\.0 → ${fmtRating(carol.rating)} \\(${fmtDelta(change)}\\)`,
 			),
 		);
 		expect(body).toContain('Beat nobody; lost to 2, the strongest Alice (1500.0).');
