@@ -76,7 +76,8 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined): EmbedSp
 			inline('Rating', fmtRating(s.rating)),
 			s.uncertainty !== undefined && inline(uncertaintyLabel(scale), uncertaintyText(scale, s.uncertainty)),
 			inline('Rank', `${r.rank} of ${r.rated}`),
-			inline('Races', String(s.races)),
+			// Under the yearly reset the count restarts each season (the best and worst races span every season).
+			inline(r.league.config.reset === 'yearly' ? 'Races this season' : 'Races', String(s.races)),
 			lastRace && { name: 'Why the last race moved it', value: { lines: lastRace } },
 			r.standouts && { name: 'Best and worst races', value: { lines: standoutLines(scale, r.standouts) } },
 		],

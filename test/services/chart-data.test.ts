@@ -1,5 +1,6 @@
 /** The rating-history chart's data with a race confirmed late and dated back (found by bench/load.ts). */
 import { describe, expect, it } from 'vitest';
+import { ratingEmbed } from '../../commands/rating.js';
 import { placePoints } from '../../src/charts/rating-history-config.js';
 import { ratingHistoryChart } from '../../src/services/chart-data.js';
 import { createHistoryCache } from '../../src/services/history-cache.js';
@@ -37,6 +38,9 @@ describe('rating history chart data', () => {
 		// The new season starts from a newcomer: no growth points are drawn across the reset.
 		const r3 = points.findIndex((p) => p.race === 'R3');
 		expect(points[r3 - 1]!.race).toBe('R2');
+		// The reply counts this season's races, and says so.
+		const embed = ratingEmbed(await w.services.ratings.rating(member, { player: 'Ann' }), undefined);
+		expect(embed.fields).toContainEqual({ name: 'Races this season', value: '1', inline: true });
 	});
 });
 
