@@ -136,6 +136,15 @@ export function createForecastService(
 					`No dated race up to ${asOf} in ${escapeForDiscord(league.config.name)}: nobody to forecast.`,
 				);
 			}
+			// A season from zero (undated, or no race yet this year) with no race left: everyone on 0 points, tied.
+			if (racesLeft === 0 && (season.undated || season.contendersFrom !== undefined)) {
+				throw refused(
+					'forecast-nothing',
+					season.undated
+						? 'With races-left 0 there is nothing to forecast: an undated league’s forecast is a season from zero. Give races-left of at least 1.'
+						: `No race yet in ${season.year} and none left: nothing to forecast. Give races-left of at least 1.`,
+				);
+			}
 			// Off the event loop's critical path: slices of a few milliseconds, a yield between them (issue 9 §2).
 			const forecast = createForecastRun(run);
 			const perStep = Math.max(1, Math.floor(SAMPLES_PER_STEP / Math.max(1, run.field.length * racesLeft)));

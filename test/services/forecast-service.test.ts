@@ -93,6 +93,27 @@ describe('forecast service', () => {
 		expect(how).not.toContain('seasons simulated');
 	});
 
+	it('refuses races-left 0 for a season from zero: nothing to forecast', async () => {
+		const w = world();
+		await w.services.leagues.create(organizer, { name: 'Cup' });
+		await addRace(w, '1. Bob\n2. Alice', undefined, '2025-05-01');
+		await expect(w.services.forecast.forecast(member, { racesLeft: 0 })).rejects.toMatchObject({
+			code: 'forecast-nothing',
+			message: 'No race yet in 2026 and none left: nothing to forecast. Give races-left of at least 1.',
+		});
+		// An undated history: its forecast is always a season from zero.
+		await w.services.leagues.create(organizer, { name: 'Zak' });
+		const text = 'race,player,position\nC1,Ann,1\nC1,Bob,2\n';
+		await w.services.transfer.importFile(organizer, { league: 'Zak', file: { name: 'zak.csv', text } });
+		await expect(w.services.forecast.forecast(member, { racesLeft: 0, league: 'Zak' })).rejects.toMatchObject({
+			code: 'forecast-nothing',
+			message: expect.stringMatching(/^With races-left 0 there is nothing to forecast: an undated league/) as string,
+		});
+		expect(
+			(await w.services.forecast.forecast(member, { racesLeft: 1, league: 'Zak', seasons: 1_000 })).rows,
+		).toHaveLength(2);
+	});
+
 	it('takes races-left from last year when not given', async () => {
 		const { w } = await league();
 		// Last year: 2 races; this year so far: 2. Nothing to take: asked for.
