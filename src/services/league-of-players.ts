@@ -6,7 +6,7 @@
 import type { LeagueLog } from '../league/race-log.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
-import { UserFacingError } from './errors.js';
+import { refused, UserFacingError } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { mentionedUser } from './players.js';
 
@@ -33,6 +33,13 @@ export async function leagueOfPlayers(
 			if (players.every((ref) => hasPlayer(state, ref, actor))) matching.push(info);
 		}
 		if (matching.length === 1) return matching[0]!;
+		// Nobody named and the caller is linked nowhere: say that, rather than ask for a league that would not help.
+		if (matching.length === 0 && players.every((ref) => ref === undefined || ref.trim() === '')) {
+			throw refused(
+				'not-linked',
+				'Your Discord account is not linked to a player in any league of this server: give the player option, or ask an organizer to run /player link.',
+			);
+		}
 		throw error;
 	}
 }

@@ -223,8 +223,13 @@ describe('league service', () => {
 		await expect(w.services.ratings.rating(member, { player: 'Zed' })).rejects.toMatchObject(which);
 		await expect(w.services.odds.odds(member, { players: 'Bob, Dora' })).rejects.toMatchObject(which);
 		await expect(w.services.ratings.rating(member, { player: 'Bob', compare: 'Dora' })).rejects.toMatchObject(which);
-		// The caller's linked player, when no player is named.
-		await expect(w.services.ratings.rating(member, {})).rejects.toMatchObject(which);
+		// The caller's linked player, when no player is named; linked nowhere, that is what the refusal says.
+		await expect(w.services.ratings.rating(member, {})).rejects.toMatchObject({
+			code: 'not-linked',
+			message: expect.stringMatching(
+				/^Your Discord account is not linked to a player in any league of this server/,
+			) as string,
+		});
 		await w.services.players.link(organizer, { player: 'Eve', user: member.userId, league: 'Night' });
 		expect((await w.services.ratings.rating(member, {})).player.name).toBe('Eve');
 	});
