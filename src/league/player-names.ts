@@ -147,16 +147,27 @@ export function typoFinder(knownNames: readonly string[]): (name: string) => str
 			return match === undefined ? [] : [{ name: match, distance: -1 }];
 		});
 		for (const candidate of known) {
-			const threshold = typoThreshold(Math.min(chars.length, candidate.chars.length));
-			if (Math.abs(chars.length - candidate.chars.length) > threshold) continue; // distance ≥ length difference
-			const distance = distanceOf(chars, candidate.chars, threshold);
-			if (distance <= threshold && !found.some((entry) => entry.name === candidate.name)) {
+			const distance = typoDistance(chars, candidate.chars);
+			if (distance !== undefined && !found.some((entry) => entry.name === candidate.name)) {
 				found.push({ name: candidate.name, distance });
 			}
 		}
-		found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-		return found.slice(0, 3).map((entry) => entry.name);
+		return nearestThree(found);
 	};
+}
+
+/** The edit distance of two lowercased names when it is within typoThreshold (a typo), else undefined. */
+function typoDistance(a: readonly string[], b: readonly string[]): number | undefined {
+	const threshold = typoThreshold(Math.min(a.length, b.length));
+	if (Math.abs(a.length - b.length) > threshold) return undefined; // distance ≥ length difference
+	const distance = distanceOf(a, b, threshold);
+	return distance <= threshold ? distance : undefined;
+}
+
+/** The names of at most three suggestions, nearest first, then by name. */
+function nearestThree(found: { name: string; distance: number }[]): string[] {
+	found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	return found.slice(0, 3).map((entry) => entry.name);
 }
 
 /** typoFinder(knownNames)(name), for a single look-up. */
@@ -179,17 +190,11 @@ export function lookupSuggestions(query: string, knownNames: readonly string[]):
 	for (const raw of knownNames) {
 		const name = normalizeName(raw);
 		for (const word of name.toLowerCase().split(' ')) {
-			const wordChars = [...word];
-			const threshold = typoThreshold(Math.min(chars.length, wordChars.length));
-			if (Math.abs(chars.length - wordChars.length) > threshold) continue;
-			const distance = distanceOf(chars, wordChars, threshold);
-			if (distance <= threshold && distance < (found.get(name) ?? Infinity)) found.set(name, distance);
+			const distance = typoDistance(chars, [...word]);
+			if (distance !== undefined && distance < (found.get(name) ?? Infinity)) found.set(name, distance);
 		}
 	}
-	return [...found]
-		.sort(([a, da], [b, db]) => da - db || (a < b ? -1 : a > b ? 1 : 0))
-		.slice(0, 3)
-		.map(([name]) => name);
+	return nearestThree([...found].map(([name, distance]) => ({ name, distance })));
 }
 
 /**

@@ -111,7 +111,8 @@ export function checkConfig(config: LeagueConfig): void {
 			getSystem(system).params(overrides);
 		} catch (error) {
 			// The system's own messages already start with its id ("glicko: parameter c …"): not said twice.
-			const message = (error as Error).message.replace(new RegExp(`^${system}: `), '');
+			const text = (error as Error).message;
+			const message = text.startsWith(`${system}: `) ? text.slice(system.length + 2) : text;
 			throw new LeagueError(`parameters of ${system}: ${message}`);
 		}
 	}

@@ -51,21 +51,21 @@ export function createAutocompleteService(repo: LeagueRepository, leagues: Leagu
 		},
 		async players(actor, leagueRef, typed) {
 			const league = await leagueOf(actor, leagueRef);
-			const choicesOf = async (info: LeagueInfo, suffix: string) =>
+			const choicesOf = async (info: LeagueInfo) =>
 				(await repo.loadState(info.id))
 					.players()
 					.flatMap((p) => [
-						{ name: `${p.name}${suffix}`, value: p.name },
-						...p.aliases.map((a) => ({ name: `${a} (${p.name})${suffix}`, value: p.name })),
+						{ name: p.name, value: p.name },
+						...p.aliases.map((a) => ({ name: `${a} (${p.name})`, value: p.name })),
 					]);
-			if (league) return rankChoices(typed, await choicesOf(league, ''));
+			if (league) return rankChoices(typed, await choicesOf(league));
 			// No league option in a server of several: every league's players, each named with its league (/rating
 			// and /odds take the league where the players chosen play, league-of-players.ts).
 			if (leagueRef !== undefined || actor.guildId === undefined) return [];
 			// One choice per name (or alias), with every league it plays in.
 			const byLabel = new Map<string, { value: string; leagues: string[] }>();
 			for (const info of await leagues.list(actor.guildId)) {
-				for (const choice of await choicesOf(info, '')) {
+				for (const choice of await choicesOf(info)) {
 					const entry = byLabel.get(choice.name) ?? { value: choice.value, leagues: [] };
 					entry.leagues.push(info.config.name);
 					byLabel.set(choice.name, entry);

@@ -3,12 +3,11 @@
  * one league where every player asked for is found. A player in two leagues, or in none, keeps the refusal that asks
  * for the league option.
  */
-import type { LeagueLog } from '../league/race-log.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused, UserFacingError } from './errors.js';
 import type { LeagueService } from './league-service.js';
-import { mentionedUser } from './players.js';
+import { playerOf } from './players.js';
 
 /**
  * `leagues.resolve`, except that without a league option in a server of several leagues it takes the only league
@@ -30,7 +29,7 @@ export async function leagueOfPlayers(
 		const matching: LeagueInfo[] = [];
 		for (const info of await leagues.list(actor.guildId)) {
 			const state = await repo.loadState(info.id);
-			if (players.every((ref) => hasPlayer(state, ref, actor))) matching.push(info);
+			if (players.every((ref) => playerOf(state, ref, actor) !== undefined)) matching.push(info);
 		}
 		if (matching.length === 1) return matching[0]!;
 		// Nobody named and the caller is linked nowhere: say that, rather than ask for a league that would not help.
@@ -42,10 +41,4 @@ export async function leagueOfPlayers(
 		}
 		throw error;
 	}
-}
-
-function hasPlayer(state: LeagueLog, ref: string | undefined, actor: Actor): boolean {
-	if (ref === undefined || ref.trim() === '') return state.playerByUser(actor.userId) !== undefined;
-	const user = mentionedUser(ref);
-	return (user !== undefined ? state.playerByUser(user) : state.resolve(ref.trim())) !== undefined;
 }
