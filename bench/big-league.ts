@@ -94,10 +94,12 @@ async function restart(file: string): Promise<void> {
 	const text = r2.entries
 		.map((e) => (e.status === 'DNF' ? `${e.name} DNF` : `${++place}. ${e.name} ${(e.time! + 0.5).toFixed(3)}`))
 		.join('\n');
-	await timed('/race edit R2 (preview + Confirm)', async () => {
-		const preview = await services.races.previewEdit(actor, `${league}/R2`, text, 'bench');
-		return services.races.confirmEdit(actor, preview.id);
+	// The preview replays the headline over the whole corrected history on a copy (edit-effect.ts); Confirm replays all.
+	let preview: Awaited<ReturnType<typeof services.races.previewEdit>> | undefined;
+	await timed('/race edit R2 preview (headline replayed on a copy)', async () => {
+		preview = await services.races.previewEdit(actor, `${league}/R2`, text, 'bench');
 	});
+	await timed('/race edit R2 Confirm', () => services.races.confirmEdit(actor, preview!.id));
 	await timed('/league config parameters:folyami.k=20', () =>
 		services.leagues.configure(actor, league, { parameters: 'folyami.k=20' }),
 	);

@@ -203,10 +203,13 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 			standouts: new Map([...entry.standouts].map(([player, s]) => [player, { ...s }])),
 			lastRaceOf: new Map(entry.lastRaceOf),
 		};
-		void serial(`${league}:${system}:store`, async () => {
-			if (entry.replaced) return;
-			entry.storedKeys = await writeChanges(repo, league, system, copy, entry.storedKeys);
-		}).catch(() => undefined);
+		// A failed write is not the reader's error (the copy is a cache); a stop waits for it (finishBeforeClose).
+		repo.finishBeforeClose(
+			serial(`${league}:${system}:store`, async () => {
+				if (entry.replaced) return;
+				entry.storedKeys = await writeChanges(repo, league, system, copy, entry.storedKeys);
+			}),
+		);
 	};
 
 	const applyRace = (entry: Entry, race: Race) => {

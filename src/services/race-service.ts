@@ -10,7 +10,9 @@ import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { createChangeCache, type ChangeCache } from './change-cache.js';
 import { changeWhy, type ChangeWhy } from './change-why.js';
-import { calendarDay } from './league-day.js';
+import { yieldToEventLoop } from '../event-loop.js';
+import { editEffect, type EditEffect } from './edit-effect.js';
+import { calendarDay, leagueReadingDay } from './league-day.js';
 import { raceDate } from './race-date.js';
 import { sameResultsAs } from '../league/same-results.js';
 import { rankRace, type RetirementReading } from '../ratings/race.js';
@@ -105,6 +107,8 @@ export interface EditPreview {
 	readonly reason: string;
 	readonly before: readonly (EntryInput & { readonly name: string })[];
 	readonly after: readonly (EntryInput & { readonly name: string })[];
+	/** What confirming would do to today's headline ratings, this race's racers and everyone else. */
+	readonly effect: EditEffect;
 	readonly warnings: readonly string[];
 	readonly expiresAt: Date;
 	readonly by: string;
@@ -293,6 +297,20 @@ export function createRaceService(
 		return { league, state, record };
 	};
 
+	/** The correction's effect on the headline standings of today, against the standings at the same seq. */
+	const effectOf = async (league: LeagueInfo, state: LeagueLog, event: Parameters<typeof editEffect>[1]) => {
+		const system = league.config.headline;
+		const day = leagueReadingDay(state, league.config.timezone, clock());
+		// Each step takes a turn of its own (the scoreboard was read in this one; today's standings, then the replay).
+		// `state` is the league's live log: an event stored meanwhile moves it, and the standings must be of its seq.
+		for (let tries = 0; ; tries++) {
+			await yieldToEventLoop();
+			const now = await repo.ratingsAt(league.id, system, day);
+			await yieldToEventLoop();
+			if (now.seq === state.seq() || tries === 3) return editEffect(state, event, system, day, now.standings);
+		}
+	};
+
 	const view = (league: LeagueInfo, state: LeagueLog, race: RaceRecord): RaceView => ({
 		league,
 		race,
@@ -402,9 +420,9 @@ export function createRaceService(
 		async previewEdit(actor, ref, text, reason) {
 			const { league, state, record, changes, warnings } = await planEdit(actor, ref, text);
 			const at = clock().toISOString();
-			await refuse('bad-edit', () =>
-				state.check({ type: 'race-edited', race: record.id, reason, changes, by: actor.userId, at }),
-			);
+			const event = { type: 'race-edited', race: record.id, reason, changes, by: actor.userId, at } as const;
+			await refuse('bad-edit', () => state.check(event));
+			const effect = await refuse('bad-edit', () => effectOf(league, state, event));
 			const named = (list: readonly EntryInput[]) =>
 				list.map((e) => ({ ...e, name: state.resolve(e.player)?.name ?? e.player }));
 			const preview: EditPreview = {
@@ -414,6 +432,7 @@ export function createRaceService(
 				reason,
 				before: named(record.entries),
 				after: named(changes.entries),
+				effect,
 				warnings,
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,

@@ -99,6 +99,8 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const dailyKey = (league: string, day: string) => `${league}:${day}`;
 	const mutex = createKeyedMutex();
 	const sessions = new Map<string, Session>();
+	/** finishBeforeClose's work still running. */
+	const unawaited = new Set<Promise<void>>();
 
 	const roll = async (league: string, log: LeagueLog) => {
 		const lookedAt = performance.now();
@@ -305,6 +307,18 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		readCache: (league, keys) => caches.getMany(keys.map((key) => `${league}:${key}`)),
 		writeCache: (league, key, value) => caches.set(`${league}:${key}`, value),
 		deleteCache: (league, key) => caches.delete(`${league}:${key}`),
-		close: () => store.close(),
+		finishBeforeClose(work) {
+			const settled = work.then(
+				() => undefined,
+				() => undefined,
+			);
+			unawaited.add(settled);
+			void settled.then(() => unawaited.delete(settled));
+		},
+		async close() {
+			// Work handed over while waiting (a write queued behind another) is waited for too.
+			while (unawaited.size > 0) await Promise.all([...unawaited]);
+			await store.close();
+		},
 	};
 }

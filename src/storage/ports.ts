@@ -137,5 +137,11 @@ export interface LeagueRepository {
 	readCache(leagueId: string, keys: readonly string[]): Promise<unknown[]>;
 	writeCache(leagueId: string, key: string, value: unknown): Promise<void>;
 	deleteCache(leagueId: string, key: string): Promise<void>;
+	/**
+	 * Store work a caller does not wait for (the change cache writes its copy in the background): `close` lets it
+	 * finish first, so that a stop never cuts a write off or writes to a closed store.
+	 */
+	finishBeforeClose(work: Promise<unknown>): void;
+	/** Waits for the work handed to finishBeforeClose (its failures are that work's own), then closes the store. */
 	close(): Promise<void>;
 }

@@ -15,8 +15,8 @@ const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const cwd = mkdtempSync(join(tmpdir(), 'pitwall-console-pipe-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-async function console_(input: string): Promise<{ code: number; out: string; err: string }> {
-	const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', STORE_URL: `sqlite://${join(cwd, 'x.sqlite')}` };
+async function console_(input: string, storeFile = 'x.sqlite'): Promise<{ code: number; out: string; err: string }> {
+	const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', STORE_URL: `sqlite://${join(cwd, storeFile)}` };
 	delete env['DISCORD_TOKEN'];
 	delete env['LOG_LEVEL'];
 	const child = spawn(tsx, [join(root, 'src', 'index.ts')], { cwd, env });
@@ -57,6 +57,15 @@ describe('local console through a pipe', () => {
 			expect(png.readUInt32BE(16)).toBe(800); // IHDR width
 			expect(png.readUInt32BE(20)).toBe(400); // IHDR height
 		}
+	}, 60_000);
+
+	it('lets a cache write a read left behind finish before the store closes at EOF (no "store error")', async () => {
+		// On a new store, /race show of a race far back builds the rated history and writes its copy in the background.
+		const { code, out, err } = await console_('/race show race:R60\n', 'cache-write.sqlite');
+		expect(code).toBe(0);
+		expect(out).toContain('== R60 ==');
+		expect(err).not.toContain('store error');
+		expect(err).not.toContain('"level":50');
 	}, 60_000);
 
 	it('keeps the league in the store: the second run imports nothing, and exit stops early', async () => {

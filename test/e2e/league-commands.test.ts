@@ -240,6 +240,13 @@ describe('league commands end to end', () => {
 		expect(visible(previewed)).toMatch(
 			/\nNow\n1\. Alice[^\n]*\n2\. Bob[^\n]*\nDNF Carol\nAfter the correction\n1\. Bob\n2\. Alice\n3\. Carol/,
 		);
+		// What confirming does to today's ratings (the headline replayed on a copy); /rating shows the same after it.
+		const effect =
+			/\nRatings on \d{4}-\d\d-\d\d under `glicko`\n\*\*Bob\*\* [\d.]+ → ([\d.]+) \(\+[\d.]+\) · #1\n/.exec(
+				visible(previewed),
+			);
+		expect(effect).not.toBeNull();
+		const bobAfter = effect![1]!;
 		expect(await eventCount()).toBe(before);
 		const ids = ((dataOf(previewed)['components'] as Json[])[0]!['components'] as Json[]).map((c) =>
 			String(c['custom_id']),
@@ -258,6 +265,7 @@ describe('league commands end to end', () => {
 		expect(flagsOf(answers[2]!) & EPHEMERAL).toBe(0);
 		expect(edited).toContain('Edited.');
 		expect(edited).toContain('typo @\u200Beveryone');
+		expect(visible(await run('rating', [text('player', 'Bob')], MEMBER))).toContain(`\nRating\n${bobAfter}\n`);
 		const voided = visible(
 			await run('race', [sub('void', [text('race', 'R2'), text('reason', 'duplicate')])], ORGANIZER),
 		);

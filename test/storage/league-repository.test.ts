@@ -5,6 +5,7 @@ import { replayHistory } from '../../src/league/replay.js';
 import { getSystem, raceSystems } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { LogMovedError, type LeagueRepository } from '../../src/storage/ports.js';
 import { adapters, config, randomRaces, type Adapter, skipUnavailable } from './helpers.js';
 
@@ -237,5 +238,26 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 			repo.appendEvent(id, { type: 'league-imported', races: randomRaces(4, 3), source: 'x.csv', by: 'u1' }),
 		).rejects.toThrow(new LeagueError('this league already has 2 races: import into a new league'));
 		expect(await repo.readEvents(id)).toHaveLength(3);
+	});
+});
+
+describe('league repository: close', () => {
+	it('lets the work handed to finishBeforeClose finish, even work handed over while it waits, then closes', async () => {
+		const store = createMemoryStore();
+		const order: string[] = [];
+		const closeStore = store.close.bind(store);
+		store.close = async () => {
+			order.push('store closed');
+			await closeStore();
+		};
+		const repo = createLeagueRepository(store);
+		const later = (ms: number, what: string) =>
+			new Promise<void>((resolve) => setTimeout(() => (order.push(what), resolve()), ms));
+		repo.finishBeforeClose(
+			later(30, 'first write').then(() => repo.finishBeforeClose(later(20, 'write queued behind it'))),
+		);
+		repo.finishBeforeClose(Promise.reject(new Error('a failed cache write is its own business')));
+		await repo.close();
+		expect(order).toEqual(['first write', 'write queued behind it', 'store closed']);
 	});
 });
