@@ -79,7 +79,10 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined): EmbedSp
 			// Under the yearly reset the count restarts each season (the best and worst races span every season).
 			inline(r.league.config.reset === 'yearly' ? 'Races this season' : 'Races', String(s.races)),
 			lastRace && { name: 'Why the last race moved it', value: { lines: lastRace } },
-			r.standouts && { name: 'Best and worst races', value: { lines: standoutLines(scale, r.standouts) } },
+			r.standouts && {
+				name: r.league.config.reset === 'yearly' ? 'Best and worst races (every season)' : 'Best and worst races',
+				value: { lines: standoutLines(scale, r.standouts) },
+			},
 		],
 		image: chart,
 		footer,

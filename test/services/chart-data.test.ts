@@ -41,6 +41,10 @@ describe('rating history chart data', () => {
 		// The reply counts this season's races, and says so.
 		const embed = ratingEmbed(await w.services.ratings.rating(member, { player: 'Ann' }), undefined);
 		expect(embed.fields).toContainEqual({ name: 'Races this season', value: '1', inline: true });
+		// The best and worst races are of every season (the change cache keeps them across resets): the title says so.
+		const standouts = embed.fields!.find((f) => f.name.startsWith('Best and worst races'));
+		expect(standouts?.name).toBe('Best and worst races (every season)');
+		expect(JSON.stringify(standouts?.value)).toMatch(/Worst race: R2\b/); // of last season: this one has only R3
 	});
 });
 
