@@ -1,5 +1,9 @@
 /** `/forecast [races-left] [points] [league]`: the championship forecast (issue 10 §4). */
-import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+	InteractionContextType,
+	ApplicationCommandOptionType,
+	type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
@@ -15,6 +19,8 @@ export const FORECAST_ROWS = 10;
 const data = {
 	name: 'forecast',
 	description: 'Championship forecast: the rest of the season simulated from today’s ratings',
+	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
+	contexts: [InteractionContextType.Guild],
 	options: [
 		{
 			type: ApplicationCommandOptionType.Integer,

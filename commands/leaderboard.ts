@@ -1,4 +1,5 @@
 /** `/leaderboard [system] [league] [page]`: the standings, 15 per page. */
+import { InteractionContextType } from 'discord.js';
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
@@ -27,6 +28,8 @@ import {
 const data = {
 	name: 'leaderboard',
 	description: 'The standings of a league',
+	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
+	contexts: [InteractionContextType.Guild],
 	options: [systemOption, leagueOption, pageOption, chartOption],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 

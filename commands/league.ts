@@ -3,6 +3,7 @@
  * calibrate, import and preview-post need an organizer of the league (checked by the services).
  */
 import {
+	InteractionContextType,
 	ApplicationCommandOptionType,
 	ChannelType,
 	MessageFlags,
@@ -55,6 +56,8 @@ function inactivePostLine(post: { enabled: boolean; channel?: string }, local: s
 const data = {
 	name: 'league',
 	description: 'Create, configure and describe leagues',
+	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
+	contexts: [InteractionContextType.Guild],
 	options: [
 		{
 			type: Subcommand,

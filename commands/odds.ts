@@ -1,5 +1,9 @@
 /** `/odds players:<names or mentions, comma separated> [system] [league]`: P(win), P(top 3), expected position. */
-import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+	InteractionContextType,
+	ApplicationCommandOptionType,
+	type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
@@ -24,6 +28,8 @@ import {
 const data = {
 	name: 'odds',
 	description: 'Win, podium and expected-position odds for a field of players',
+	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
+	contexts: [InteractionContextType.Guild],
 	options: [
 		{
 			type: ApplicationCommandOptionType.String,

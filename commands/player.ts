@@ -1,5 +1,9 @@
 /** `/player link|rename|merge` (organizers). */
-import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+	InteractionContextType,
+	ApplicationCommandOptionType,
+	type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { answer } from '../src/discord/reply.js';
@@ -13,6 +17,8 @@ const playerOption = (name: string, description: string) =>
 const data = {
 	name: 'player',
 	description: 'Link, rename and merge players (organizers)',
+	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
+	contexts: [InteractionContextType.Guild],
 	options: [
 		{
 			type: Subcommand,

@@ -3,7 +3,11 @@
  * organizer role), checked by the race service. Submit answers with an ephemeral preview and Confirm / Cancel
  * buttons (commands/race/buttons.ts); only Confirm stores the race.
  */
-import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+	InteractionContextType,
+	ApplicationCommandOptionType,
+	type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { editRace, listRaces, restoreRace, showRace, voidRace } from './race/manage.js';
@@ -23,6 +27,8 @@ const reasonOption = {
 const data = {
 	name: 'race',
 	description: 'Submit, correct and browse race results',
+	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
+	contexts: [InteractionContextType.Guild],
 	options: [
 		{
 			type: Subcommand,

@@ -1,5 +1,9 @@
 /** `/rating [player] [system] [league]`: a player's rating, uncertainty, provisional status, rank, races, last change. */
-import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+	InteractionContextType,
+	ApplicationCommandOptionType,
+	type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { beforeAfter, standoutLines, whyLines } from './rating/why-text.js';
 import { answer } from '../src/discord/reply.js';
@@ -26,6 +30,8 @@ import { plural } from '../src/formats/plural.js';
 const data = {
 	name: 'rating',
 	description: 'Show a player’s rating (default: your linked player)',
+	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
+	contexts: [InteractionContextType.Guild],
 	options: [
 		{
 			type: ApplicationCommandOptionType.String,

@@ -2,7 +2,7 @@
  * The registry contract (STYLE.md 2): unique names, and every entry has the shape Discord and the router accept.
  * Limits from https://discord.com/developers/docs/interactions/application-commands#application-command-object
  */
-import { ApplicationCommandOptionType } from 'discord.js';
+import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buttons, commands } from '../../commands/index.js';
@@ -85,6 +85,16 @@ describe('command registry', () => {
 			expect(typeof command.autocomplete === 'function').toBe(usesAutocomplete(command.data.options as AnyOption[]));
 		},
 	);
+
+	it('offers every command but /about in servers only: Discord hides them in DMs, where there is no league', () => {
+		const where = Object.fromEntries(
+			commands.map((command) => [command.data.name, (command.data as { contexts?: unknown }).contexts]),
+		);
+		const { about, ...leagueCommands } = where;
+		expect(about).toBeUndefined();
+		expect(Object.keys(leagueCommands).length).toBeGreaterThan(0);
+		for (const contexts of Object.values(leagueCommands)) expect(contexts).toEqual([InteractionContextType.Guild]);
+	});
 
 	it('has unique button prefixes without ":"', () => {
 		const prefixes = buttons.map((button) => button.prefix);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ratingEmbed } from '../../commands/rating.js';
 import { placePoints } from '../../src/charts/rating-history-config.js';
+import type { EmbedField } from '../../src/formats/embed.js';
 import { ratingHistoryChart } from '../../src/services/chart-data.js';
 import { createHistoryCache } from '../../src/services/history-cache.js';
 import { addRace, member, world } from './helpers.js';
@@ -42,7 +43,9 @@ describe('rating history chart data', () => {
 		const embed = ratingEmbed(await w.services.ratings.rating(member, { player: 'Ann' }), undefined);
 		expect(embed.fields).toContainEqual({ name: 'Races this season', value: '1', inline: true });
 		// The best and worst races are of every season (the change cache keeps them across resets): the title says so.
-		const standouts = embed.fields!.find((f) => f.name.startsWith('Best and worst races'));
+		const standouts = embed.fields!.find(
+			(f): f is EmbedField => f !== undefined && f !== false && f.name.startsWith('Best and worst races'),
+		);
 		expect(standouts?.name).toBe('Best and worst races (every season)');
 		expect(JSON.stringify(standouts?.value)).toMatch(/Worst race: R2\b/); // of last season: this one has only R3
 	});
