@@ -54,6 +54,8 @@ export interface Actor {
 	readonly roles?: readonly string[];
 	/** Make the callback fail with 10062 Unknown interaction, as Discord does after the 3 s window. */
 	readonly expired?: boolean;
+	/** Sent from a DM with the bot: `user` instead of `member`, no guild, a DM channel, context 1 (BOT_DM). */
+	readonly dm?: boolean;
 }
 
 export interface FakeDiscordOptions {

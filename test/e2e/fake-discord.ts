@@ -60,6 +60,9 @@ const refuseForm = (res: ServerResponse, problem: string) =>
 		errors: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: problem }] },
 	});
 
+/** The DM channel between the bot and whoever sends an interaction with `dm: true`. */
+const DM_CHANNEL_ID = '523456789012345678';
+
 export class FakeDiscord {
 	readonly token: string;
 	readonly appId: string;
@@ -282,38 +285,55 @@ export class FakeDiscord {
 			global_name: null,
 			avatar: null,
 		};
-		const payload: Json = {
+		const common = {
 			id,
 			application_id: this.appId,
 			type,
-			data,
-			guild_id: this.guildId,
-			channel_id: this.channelId,
-			channel: channelPayload(this.channelId, this.guildId),
-			member: {
-				user,
-				roles: actor.roles ?? [],
-				permissions: (actor.permissions ?? MEMBER_PERMISSIONS).toString(),
-				joined_at: new Date().toISOString(),
-				deaf: false,
-				mute: false,
-				flags: 0,
-				pending: false,
-				nick: null,
-				avatar: null,
-				premium_since: null,
-				communication_disabled_until: null,
-			},
 			token,
 			version: 1,
 			app_permissions: MEMBER_PERMISSIONS.toString(),
 			locale: 'en-US',
-			guild_locale: 'en-US',
 			entitlements: [],
 			authorizing_integration_owners: { '0': this.guildId },
-			context: 0,
-			...extra,
 		};
+		const member = {
+			user,
+			roles: actor.roles ?? [],
+			permissions: (actor.permissions ?? MEMBER_PERMISSIONS).toString(),
+			joined_at: new Date().toISOString(),
+			deaf: false,
+			mute: false,
+			flags: 0,
+			pending: false,
+			nick: null,
+			avatar: null,
+			premium_since: null,
+			communication_disabled_until: null,
+		};
+		// From a DM with the bot, as Discord sends it: the user, no member or guild, the DM channel, context 1 (BOT_DM).
+		const dmData = Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'guild_id'));
+		const payload: Json =
+			actor.dm === true
+				? {
+						...common,
+						data: dmData,
+						channel_id: DM_CHANNEL_ID,
+						channel: { id: DM_CHANNEL_ID, type: 1, last_message_id: null, flags: 0, recipients: [user] },
+						user,
+						context: 1,
+						...extra,
+					}
+				: {
+						...common,
+						data,
+						guild_id: this.guildId,
+						channel_id: this.channelId,
+						channel: channelPayload(this.channelId, this.guildId),
+						member,
+						guild_locale: 'en-US',
+						context: 0,
+						...extra,
+					};
 		const record = new InteractionRecord(id, token, payload, actor.expired ?? false);
 		this.interactions.set(token, record);
 		this.dispatch('INTERACTION_CREATE', payload);

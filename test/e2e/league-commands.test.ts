@@ -27,7 +27,7 @@ import {
 	useLeagueBot,
 	dataOf,
 } from './league-bot.js';
-import type { Json } from './fake-discord.js';
+import type { Actor, Json } from './fake-discord.js';
 
 const bot = useLeagueBot();
 const { run, expectRefusal, preview, click } = bot;
@@ -70,6 +70,19 @@ describe('league commands end to end', () => {
 		);
 		const names = bot.fake.commandRegistrations.at(-1)?.body.map((c) => c['name']);
 		expect(names).toEqual(['about', 'league', 'race', 'rating', 'odds', 'forecast', 'leaderboard', 'player']);
+	});
+
+	it('from a DM: league commands are registered for servers only, and refused if one arrives; /about answers', async () => {
+		const body = bot.fake.commandRegistrations.at(-1)!.body;
+		expect(body.filter((c) => c['contexts'] === undefined).map((c) => c['name'])).toEqual(['about']);
+		const DM: Actor = { ...MEMBER, dm: true };
+		const started = performance.now();
+		await expectRefusal('rating', [], DM, /^This can only be used in a server\.$/);
+		await expectRefusal('race', [sub('submit', [text('results', '1. Ann; 2. Bob')])], DM, /only be used in a server/);
+		expect(performance.now() - started).toBeLessThan(3000);
+		const about = await run('about', [], DM);
+		expect(visible(about)).toMatch(/^\*\*pitwall \d+\.\d+\.\d+\*\*/);
+		expect(mentionsOf(about)).toEqual({ parse: [] });
 	});
 
 	it('/league create: refused without Manage Server, created with it', async () => {
