@@ -185,6 +185,13 @@ function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warning
 	return { entries, warnings: result.warnings };
 }
 
+/** `Race R5 was voided on 2026-11-25: “duplicate”.` (the reason as the void kept it, escaped). */
+function voidedText(race: RaceRecord): string {
+	const voided = race.edits.findLast((edit) => edit.kind === 'voided');
+	const why = voided === undefined ? '' : ` on ${voided.at.slice(0, 10)}: “${escapeForDiscord(voided.reason)}”`;
+	return `Race ${race.id} was voided${why}.`;
+}
+
 /** `R3`, `r3` or `League name/R3` (autocomplete values are qualified when the server has several leagues). */
 export function splitRaceRef(ref: string): { league: string | undefined; race: string } {
 	const slash = ref.lastIndexOf('/');
@@ -274,6 +281,9 @@ export function createRaceService(
 	const planEdit = async (actor: Actor, ref: string, text: string) => {
 		const { league, state, record } = await findRace(actor, ref);
 		requireOrganizer(actor, league.config);
+		if (record.status === 'voided') {
+			throw refused('bad-edit', `${voidedText(record)} To correct it, restore it first with /race restore.`);
+		}
 		const { entries, warnings } = parse(text, state);
 		const changes: RaceInput = {
 			entries,
@@ -391,6 +401,9 @@ export function createRaceService(
 		async void(actor, ref, reason) {
 			const { league, record } = await findRace(actor, ref);
 			requireOrganizer(actor, league.config);
+			if (record.status === 'voided') {
+				throw refused('already-voided', `${voidedText(record)} Nothing was changed.`);
+			}
 			await refuse('bad-void', () =>
 				repo.appendEvent(league.id, { type: 'race-voided', race: record.id, reason, by: actor.userId }),
 			);

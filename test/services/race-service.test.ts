@@ -276,7 +276,17 @@ describe('void, edit, show, list', () => {
 		const view = await w.services.races.void(organizer, 'r1', 'duplicate');
 		expect(view.race.status).toBe('voided');
 		expect(view.race.edits[0]).toMatchObject({ kind: 'voided', reason: 'duplicate', by: organizer.userId });
-		await expect(w.services.races.void(organizer, 'R1', 'again')).rejects.toThrow(/voided/);
+		const events = await eventCount(w, league);
+		// Voided again, or corrected while voided: said plainly, with the void's date and reason, and nothing stored.
+		await expect(w.services.races.void(organizer, 'R1', 'again')).rejects.toMatchObject({
+			code: 'already-voided',
+			message: 'Race R1 was voided on 2026-03-01: “duplicate”. Nothing was changed.',
+		});
+		await expect(w.services.races.previewEdit(organizer, 'R1', '1. Bob\n2. Alice', 'swap')).rejects.toMatchObject({
+			code: 'bad-edit',
+			message: 'Race R1 was voided on 2026-03-01: “duplicate”. To correct it, restore it first with /race restore.',
+		});
+		expect(await eventCount(w, league)).toBe(events);
 		await expect(w.services.races.show(member, 'R9')).rejects.toMatchObject({ code: 'unknown-race' });
 	});
 
