@@ -141,9 +141,14 @@ function effectField(preview: EditPreview, effect: EditEffect): EmbedField {
 	const scale = leagueScale(preview.league, effect.system);
 	const others = effect.others;
 	const first = others[0];
+	const racersMove = effect.racers.some((m) => m.now?.rating !== m.after?.rating);
+	const still =
+		effect.earlierSeason !== undefined
+			? `Today's ratings do not change: ${preview.race} is of the ${effect.earlierSeason} season, and ratings restart every year.`
+			: "Today's ratings do not change.";
 	const tail =
 		first === undefined
-			? ["No other player's rating changes."]
+			? [racersMove ? "No other player's rating changes." : still]
 			: [
 					`${plural(others.length, 'other player')} ${others.length === 1 ? 'moves' : 'move'} through the races after ` +
 						`${preview.race}, the most ${moveLine(scale, first)}.`,

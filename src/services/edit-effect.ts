@@ -4,6 +4,7 @@ import { createLeagueLog, type LeagueLog } from '../league/race-log.js';
 import { replayOptionsOf } from '../league/replay-options.js';
 import { createReplay, type Standing } from '../league/replay.js';
 import { getSystem } from '../ratings/index.js';
+import { latestDatedRace } from './league-day.js';
 
 /**
  * What a correction would do to the league's ratings as shown today (the `/race edit` preview): the headline system
@@ -38,6 +39,8 @@ export interface EditEffect {
 	readonly others: readonly RatingMove[];
 	/** The system does not rate the corrected race (why); later races may still move. */
 	readonly unrated?: string | undefined;
+	/** Under the yearly reset, the year of a race from a season before the current one (today's ratings restarted). */
+	readonly earlierSeason?: string | undefined;
 }
 
 /**
@@ -54,6 +57,12 @@ export async function editEffect(
 	// The copy is taken before anything else can move the live log; the work on it then starts a turn of its own.
 	const corrected = createLeagueLog(state.snapshot());
 	const stored = corrected.race(edit.race)!.entries;
+	const raceYear = corrected.race(edit.race)!.date?.slice(0, 4);
+	const seasonYear = latestDatedRace(state)?.date.slice(0, 4);
+	const earlierSeason =
+		state.config()?.reset === 'yearly' && raceYear !== undefined && seasonYear !== undefined && raceYear < seasonYear
+			? raceYear
+			: undefined;
 	await yieldToEventLoop();
 	corrected.apply({ ...edit, seq: corrected.seq() + 1 });
 	const config = corrected.config();
@@ -94,5 +103,12 @@ export async function editEffect(
 		.map(move)
 		.filter((m) => m.now?.rating !== m.after?.rating)
 		.sort((a, b) => change(b) - change(a));
-	return { system: systemId, day, racers, others, ...(unrated !== undefined && { unrated }) };
+	return {
+		system: systemId,
+		day,
+		racers,
+		others,
+		...(unrated !== undefined && { unrated }),
+		...(earlierSeason !== undefined && { earlierSeason }),
+	};
 }

@@ -3,6 +3,7 @@
  * league shows after it, for the race's racers and for every other player, to the last bit.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { editPreviewEmbed } from '../../commands/race/format.js';
 import type { Standing } from '../../src/league/replay.js';
 import { addRace, organizer, world, type World } from './helpers.js';
 
@@ -78,5 +79,27 @@ describe('/race edit preview: the correction replayed on a copy', () => {
 		// Only R1 rates them now: Bob's second race and its points are gone.
 		const bob = preview.effect.racers.find((m) => m.name === 'Bob')!;
 		expect(bob.after!.rating).toBeLessThan(bob.now!.rating);
+	});
+});
+
+describe('/race edit preview: a race of an earlier season under the yearly reset', () => {
+	it('says today’s ratings do not change, and why', async () => {
+		const cup = world();
+		await cup.services.leagues.create(organizer, { name: 'Cup', headline: 'glicko' });
+		await cup.services.leagues.configure(organizer, undefined, { reset: 'yearly' });
+		await addRace(cup, '1. Ann\n2. Bob\n3. Cy', undefined, '2025-11-20');
+		await addRace(cup, '1. Bob\n2. Ann', undefined, '2025-12-20');
+		await addRace(cup, '1. Ann\n2. Bob', undefined, '2026-02-22');
+		const old = await cup.services.races.previewEdit(organizer, 'R2', '1. Ann\n2. Bob', 'order');
+		expect(old.effect.earlierSeason).toBe('2025');
+		expect(old.effect.racers.every((m) => m.now!.rating === m.after!.rating)).toBe(true);
+		expect(old.effect.others).toEqual([]);
+		expect(JSON.stringify(editPreviewEmbed(old))).toContain(
+			"Today's ratings do not change: R2 is of the 2025 season, and ratings restart every year.",
+		);
+		// This season's race moves them, and is not marked.
+		const current = await cup.services.races.previewEdit(organizer, 'R3', '1. Bob\n2. Ann', 'order');
+		expect(current.effect.earlierSeason).toBeUndefined();
+		expect(current.effect.racers.some((m) => m.now!.rating !== m.after!.rating)).toBe(true);
 	});
 });
