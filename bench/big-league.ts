@@ -7,7 +7,8 @@
  *
  * Three processes on one store, so each RSS is its own: this one generates the league, then a `first` process is the
  * first ever to rate it (no rating snapshot yet), then a `restart` process opens it with snapshots and runs the cold
- * /rating, the warm /rating and /race void R1, /race restore, /race edit, /league config, /player rename and merge.
+ * /rating, the warm /rating and /race void R1, /race restore, /race edit (preview, Confirm), /league config, /player
+ * rename and merge (preview, Confirm).
  * Run alone with `npx tsx bench/big-league.ts`. Timings on these shared 2-core machines vary with their load (printed).
  */
 import { spawnSync } from 'node:child_process';
@@ -94,7 +95,7 @@ async function restart(file: string): Promise<void> {
 	const text = r2.entries
 		.map((e) => (e.status === 'DNF' ? `${e.name} DNF` : `${++place}. ${e.name} ${(e.time! + 0.5).toFixed(3)}`))
 		.join('\n');
-	// The preview replays the headline over the whole corrected history on a copy (edit-effect.ts); Confirm replays all.
+	// The preview replays the headline over the whole corrected history on a copy (rating-effect.ts); Confirm replays all.
 	let preview: Awaited<ReturnType<typeof services.races.previewEdit>> | undefined;
 	await timed('/race edit R2 preview (headline replayed on a copy)', async () => {
 		preview = await services.races.previewEdit(actor, `${league}/R2`, text, 'bench');
@@ -108,7 +109,11 @@ async function restart(file: string): Promise<void> {
 	);
 	const inR1 = new Set((await services.races.show(actor, `${league}/R1`)).entries.map((e) => e.name));
 	const into = [...Array(100).keys()].map((i) => `Driver ${String(i).padStart(4, '0')}`).find((n) => !inR1.has(n))!;
-	await timed("/player merge (of R1's rookie)", () => services.players.merge(actor, { league, from: 'Rookie', into }));
+	let merge: Awaited<ReturnType<typeof services.players.previewMerge>> | undefined;
+	await timed("/player merge preview (of R1's rookie; headline on a copy)", async () => {
+		merge = await services.players.previewMerge(actor, { league, from: 'Rookie', into });
+	});
+	await timed('/player merge Confirm', () => services.players.confirmMerge(actor, merge!.id));
 	await timed('/rating after them', () => services.ratings.rating(actor, { player: into }));
 	clearInterval(timer);
 	sample();

@@ -10,6 +10,7 @@ import league from './league.js';
 import { calibrateButtons } from './league/calibrate-buttons.js';
 import odds from './odds.js';
 import player from './player.js';
+import { playerMergeButtons } from './player/merge.js';
 import race from './race.js';
 import { raceButtons, raceEditButtons } from './race/buttons.js';
 import rating from './rating.js';
@@ -17,4 +18,4 @@ import rating from './rating.js';
 export const commands: readonly Command[] = [about, league, race, rating, odds, forecast, leaderboard, player];
 
 /** Button handlers, routed by customId prefix. */
-export const buttons: readonly ButtonHandler[] = [raceButtons, raceEditButtons, calibrateButtons];
+export const buttons: readonly ButtonHandler[] = [raceButtons, raceEditButtons, calibrateButtons, playerMergeButtons];

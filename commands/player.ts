@@ -7,6 +7,9 @@ import {
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { answer } from '../src/discord/reply.js';
+import { confirmCancelRow } from './confirm-buttons.js';
+import { embedOf } from './embed.js';
+import { mergePreviewEmbed } from './player/merge.js';
 import { actorOf, completeCommon, esc, leagueOption, servicesOf } from './shared.js';
 
 const { Subcommand, String: Text, User } = ApplicationCommandOptionType;
@@ -43,7 +46,7 @@ const data = {
 		{
 			type: Subcommand,
 			name: 'merge',
-			description: 'Merge a duplicate player into another (ratings are replayed)',
+			description: 'Merge a duplicate player into another (previewed; ratings are replayed)',
 			options: [
 				playerOption('from', 'The duplicate, merged away'),
 				playerOption('into', 'The player kept'),
@@ -55,8 +58,9 @@ const data = {
 
 export default {
 	data,
-	// A merge replays every rating from the merged player's first race; each may open the league (issue 9 item 2).
+	// Each may open the league (issue 9 item 2); a merge's preview replays the headline on a copy, for its author only.
 	defer: 'public',
+	subcommandDefer: { merge: 'ephemeral' },
 	async execute(interaction, ctx) {
 		const { players } = servicesOf(ctx);
 		const actor = actorOf(interaction);
@@ -83,13 +87,18 @@ export default {
 				break;
 			}
 			case 'merge': {
-				const r = await players.merge(actor, {
+				// A merge cannot be undone: previewed to the organizer, stored on Confirm (commands/player/merge.ts).
+				const preview = await players.previewMerge(actor, {
 					league,
 					from: o.getString('from', true),
 					into: o.getString('into', true),
 				});
-				content = `Merged **${esc(r.from?.name ?? '')}** into **${esc(r.player.name)}**; ratings were replayed.`;
-				break;
+				await answer(
+					interaction,
+					{ embeds: [embedOf(mergePreviewEmbed(preview))], components: [confirmCancelRow('player-merge', preview.id)] },
+					{ ephemeral: true },
+				);
+				return;
 			}
 			default:
 				throw new UserFacingError('unknown-command', 'This command is not available any more.');

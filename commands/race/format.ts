@@ -6,8 +6,8 @@ import type { RatingScale } from '../../src/formats/rating-scale.js';
 import type { EditPreview, RacePreview, RaceView } from '../../src/services/race-service.js';
 import type { PreviewLine } from '../../src/services/race-preview.js';
 import { leagueScale } from '../../src/services/shown-scale.js';
-import { beforeAfter, racerWhy, shownRating } from '../rating/why-text.js';
-import type { EditEffect, RatingMove } from '../../src/services/edit-effect.js';
+import { beforeAfter, racerWhy } from '../rating/why-text.js';
+import { effectField } from '../rating-effect-text.js';
 import { esc, fmtPosition } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';
 
@@ -120,43 +120,16 @@ const rankKey = (e: { position: number; status: string }) => (e.status === 'fini
 /** A Discord user id as a mention (never pings: replies disable mentions); anything else (`cli`) as text. */
 const userRef = (id: string) => (/^\d{5,20}$/.test(id) ? `<@${id}>` : esc(id));
 
-/** `**Alice** 1612.4 → 1598.0 (−14.4) · #3 → #4`; a side without a rating reads "not rated". */
-function moveLine(scale: RatingScale, move: RatingMove): string {
-	const { now, after } = move;
-	const name = `**${esc(move.name)}**`;
-	if (now !== undefined && after !== undefined) {
-		const rating =
-			shownRating(scale, now.rating) === shownRating(scale, after.rating)
-				? `${shownRating(scale, after.rating)} (no change)`
-				: beforeAfter(scale, now.rating, after.rating);
-		return `${name} ${rating} · #${now.rank}${now.rank === after.rank ? '' : ` → #${after.rank}`}`;
-	}
-	if (after !== undefined) return `${name} not rated → ${shownRating(scale, after.rating)} · #${after.rank}`;
-	if (now !== undefined) return `${name} ${shownRating(scale, now.rating)} → not rated · #${now.rank} → none`;
-	return `${name} not rated`;
-}
-
-/** What confirming a correction does to the ratings shown today: the race's racers, then how many others move. */
-function effectField(preview: EditPreview, effect: EditEffect): EmbedField {
-	const scale = leagueScale(preview.league, effect.system);
-	const others = effect.others;
-	const first = others[0];
-	const racersMove = effect.racers.some((m) => m.now?.rating !== m.after?.rating);
-	const still =
-		effect.earlierSeason !== undefined
-			? `Today's ratings do not change: ${preview.race} is of the ${effect.earlierSeason} season, and ratings restart every year.`
-			: "Today's ratings do not change.";
-	const tail =
-		first === undefined
-			? [racersMove ? "No other player's rating changes." : still]
-			: [
-					`${plural(others.length, 'other player')} ${others.length === 1 ? 'moves' : 'move'} through the races after ` +
-						`${preview.race}, the most ${moveLine(scale, first)}.`,
-				];
-	return {
-		name: `Ratings ${effect.day !== undefined ? `on ${effect.day}` : 'now'} under \`${effect.system}\``,
-		value: { lines: effect.racers.map((m) => moveLine(scale, m)), tail },
-	};
+/** What confirming a correction does to today's ratings: the race's racers, then how many others move. */
+function correctionEffect(preview: EditPreview): EmbedField {
+	const { effect } = preview;
+	return effectField(preview.league, effect, {
+		through: `through the races after ${preview.race}`,
+		still:
+			effect.earlierSeason !== undefined
+				? `Today's ratings do not change: ${preview.race} is of the ${effect.earlierSeason} season, and ratings restart every year.`
+				: "Today's ratings do not change.",
+	});
 }
 
 /** The results of a correction preview, as stored and as they would become (issue 8 §3). */
@@ -176,7 +149,7 @@ export function editPreviewEmbed(preview: EditPreview): EmbedSpec {
 		fields: [
 			{ name: 'Now', value: { lines: results(preview.before) }, inline: true },
 			{ name: 'After the correction', value: { lines: results(preview.after) }, inline: true },
-			effectField(preview, preview.effect),
+			correctionEffect(preview),
 			checkField([
 				...(preview.effect.unrated !== undefined
 					? [`- \`${preview.effect.system}\` would not rate the corrected race: ${esc(preview.effect.unrated)}`]

@@ -73,7 +73,13 @@ export type LeagueEventBody =
 	/** A voided race counts again, as it was before its void (issue 8 §3). */
 	| { readonly type: 'race-restored'; readonly race: string; readonly reason: string }
 	| { readonly type: 'player-renamed'; readonly player: string; readonly name: string }
-	| { readonly type: 'players-merged'; readonly from: string; readonly into: string }
+	/** `preview`: the merge preview confirmed (as for race-submitted). */
+	| {
+			readonly type: 'players-merged';
+			readonly from: string;
+			readonly into: string;
+			readonly preview?: string | undefined;
+	  }
 	| { readonly type: 'alias-added'; readonly player: string; readonly alias: string }
 	/** `user: null` unlinks. */
 	| { readonly type: 'player-linked'; readonly player: string; readonly user: string | null };

@@ -32,6 +32,8 @@ export interface PlayerInfo {
 	readonly user?: string | undefined;
 	/** Set once this player was merged into another; the id then resolves to that player. */
 	readonly mergedInto?: string | undefined;
+	/** The merge preview confirmed into that merge (idempotent Confirm, as for races). */
+	readonly mergePreview?: string | undefined;
 }
 
 export interface RaceEdit {
@@ -65,11 +67,10 @@ export interface RaceRecord {
 	readonly preview?: string | undefined;
 }
 
-/** What a confirmed preview became: a race submitted, or an edit of one. */
-export interface StoredPreview {
-	readonly race: string;
-	readonly kind: 'submitted' | 'edited';
-}
+/** What a confirmed preview became: a race submitted, an edit of one, or a merge of two players. */
+export type StoredPreview =
+	| { readonly kind: 'submitted' | 'edited'; readonly race: string }
+	| { readonly kind: 'merged'; readonly from: string; readonly into: string };
 
 /** An event at `seq` that changed rated history from the race submitted at `from` on (void, edit, merge, params). */
 export interface Retro {
@@ -106,6 +107,8 @@ export interface LeagueLog {
 	apply(event: LoggedEvent): ApplyResult;
 	/** A player by id (`#n`, following merges) or by name/alias (case-insensitive). */
 	resolve(ref: string): PlayerInfo | undefined;
+	/** The player stored under `id` (`#n`), without following merges: a player merged away is itself. */
+	playerById(id: string): PlayerInfo | undefined;
 	playerByUser(user: string): PlayerInfo | undefined;
 	/** Players not merged away, by id order. */
 	players(): PlayerInfo[];
@@ -142,6 +145,12 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		}
 	};
 	races.forEach(notePreviews);
+	const noteMerge = (p: PlayerInfo) => {
+		if (p.mergePreview !== undefined && p.mergedInto !== undefined) {
+			previews.set(p.mergePreview, { kind: 'merged', from: p.id, into: p.mergedInto });
+		}
+	};
+	players.forEach(noteMerge);
 	const names = new Map<string, string>();
 	const index = (p: PlayerInfo) => {
 		if (p.mergedInto !== undefined) return;
@@ -399,7 +408,13 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 								entries: r.entries.map((e) => (e.player === gone.id ? { ...e, player: into.id } : e)),
 							};
 						});
-						players.set(gone.id, { ...gone, mergedInto: into.id });
+						const merged = {
+							...gone,
+							mergedInto: into.id,
+							...(event.preview !== undefined && { mergePreview: event.preview }),
+						};
+						players.set(gone.id, merged);
+						noteMerge(merged);
 						const user = into.user ?? gone.user;
 						setPlayer({
 							...into,
@@ -421,13 +436,12 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		config: () => config,
 		check(event) {
 			// Refused on new events only: `apply` folds what is stored, whatever it holds.
-			const preview = event.type === 'race-submitted' || event.type === 'race-edited' ? event.preview : undefined;
+			const preview =
+				event.type === 'race-submitted' || event.type === 'race-edited' || event.type === 'players-merged'
+					? event.preview
+					: undefined;
 			const stored = preview === undefined ? undefined : previews.get(preview);
-			if (stored !== undefined) {
-				throw new LeagueError(
-					`this preview was already ${stored.kind === 'submitted' ? 'stored as' : 'confirmed as an edit of'} ${stored.race}`,
-				);
-			}
+			if (stored !== undefined) throw new LeagueError(`this preview was already ${storedText(stored)}`);
 			const planned = plan(event, seq + 1);
 			checkNewNames(event, config, resolve);
 			return resultOf(planned);
@@ -458,10 +472,22 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 			return out;
 		},
 		storedPreview: (preview) => previews.get(preview),
+		playerById: (id) => players.get(id),
 		touchedSince: (basis) => retro.reduce((min, r) => (r.seq > basis && r.from < min ? r.from : min), Infinity),
 		snapshot: () => ({ version: 1, seq, config, players: [...players.values()], races: [...races], retro: [...retro] }),
 	};
 }
+
+const storedText = (stored: StoredPreview): string => {
+	switch (stored.kind) {
+		case 'submitted':
+			return `stored as ${stored.race}`;
+		case 'edited':
+			return `confirmed as an edit of ${stored.race}`;
+		case 'merged':
+			return `confirmed: player ${stored.from} was merged into ${stored.into}`;
+	}
+};
 
 /** Fold a whole log (events must be contiguous from 0). */
 export function foldEvents(events: readonly LoggedEvent[], from?: LeagueLogSnapshot): LeagueLog {

@@ -1,4 +1,5 @@
 import type { ChartRenderer } from '../charts/chart-types.js';
+import { newPreviewId } from './preview-id.js';
 import type { KeyValueNamespace, LeagueRepository } from '../storage/ports.js';
 import { createChangeCache } from './change-cache.js';
 import { createAutocompleteService, type AutocompleteService } from './autocomplete.js';
@@ -70,7 +71,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		odds: createOddsService(repo, leagues, clock),
 		forecast: createForecastService(repo, leagues, clock),
 		leaderboard: createLeaderboardService(repo, leagues, clock),
-		players: createPlayerService(repo, leagues),
+		players: createPlayerService(repo, leagues, { clock, newId: options.newId ?? newPreviewId }),
 		autocomplete: createAutocompleteService(repo, leagues),
 		daily,
 		composer,

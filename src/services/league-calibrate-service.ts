@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { CalibrationResult } from '../analysis/calibrate.js';
+import { newPreviewId } from './preview-id.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import type { LeagueConfig } from '../league/league-events.js';
 import { replayOptionsOf } from '../league/replay-options.js';
@@ -111,7 +111,7 @@ export function createLeagueCalibrateService(
 	const {
 		runner = runCalibrationInWorker,
 		clock = () => new Date(),
-		newId = () => randomUUID().replaceAll('-', '').slice(0, 16),
+		newId = newPreviewId,
 		maxEvaluations = LEAGUE_MAX_EVALUATIONS,
 	} = options;
 	const busy = new Set<string>();

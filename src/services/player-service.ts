@@ -4,7 +4,9 @@ import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
 import { refuse } from './errors.js';
 import type { LeagueService } from './league-service.js';
+import { createMergePreviews, type MergePreviewOptions, type MergePreviews } from './player-merge.js';
 import { findPlayer } from './players.js';
+import { newPreviewId } from './preview-id.js';
 
 /** `/player link|rename|merge` (organizers): one event each, validated by the league log. */
 
@@ -15,17 +17,23 @@ export interface PlayerChange {
 	readonly from?: PlayerInfo | undefined;
 }
 
-export interface PlayerService {
+/** Link, rename and merge; a merge goes through a preview and Confirm (player-merge.ts). */
+export interface PlayerService extends MergePreviews {
 	/** Link `player` to Discord user `user` (the caller when undefined). */
 	link(
 		actor: Actor,
 		input: { league?: string | undefined; player: string; user?: string | undefined },
 	): Promise<PlayerChange>;
 	rename(actor: Actor, input: { league?: string | undefined; player: string; name: string }): Promise<PlayerChange>;
+	/** Without a preview (the CLI's and the tests' shortcut); `/player merge` previews first. */
 	merge(actor: Actor, input: { league?: string | undefined; from: string; into: string }): Promise<PlayerChange>;
 }
 
-export function createPlayerService(repo: LeagueRepository, leagues: LeagueService): PlayerService {
+export function createPlayerService(
+	repo: LeagueRepository,
+	leagues: LeagueService,
+	options: MergePreviewOptions = { clock: () => new Date(), newId: newPreviewId },
+): PlayerService {
 	const prepare = async (actor: Actor, leagueRef: string | undefined) => {
 		const league = await leagues.resolve(actor, leagueRef);
 		requireOrganizer(actor, league.config);
@@ -34,6 +42,7 @@ export function createPlayerService(repo: LeagueRepository, leagues: LeagueServi
 	const reload = async (league: LeagueInfo, id: string) => (await repo.loadState(league.id)).resolve(id)!;
 
 	return {
+		...createMergePreviews(repo, leagues, options),
 		async link(actor, input) {
 			const { league, state } = await prepare(actor, input.league);
 			const player = findPlayer(state, input.player, actor, league.config.name);

@@ -1,5 +1,5 @@
 import { clip, clipLines } from '../formats/clip-text.js';
-import { randomUUID } from 'node:crypto';
+import { newPreviewId } from './preview-id.js';
 import type { EntryInput, RaceInput } from '../league/league-events.js';
 import type { LeagueLog, RaceRecord, StoredPreview } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
@@ -10,9 +10,8 @@ import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { createChangeCache, type ChangeCache } from './change-cache.js';
 import { changeWhy, type ChangeWhy } from './change-why.js';
-import { yieldToEventLoop } from '../event-loop.js';
-import { editEffect, type EditEffect } from './edit-effect.js';
-import { calendarDay, leagueReadingDay } from './league-day.js';
+import { editEffectOptions, effectToday, type RatingEffect } from './rating-effect.js';
+import { calendarDay } from './league-day.js';
 import { raceDate } from './race-date.js';
 import { sameResultsAs } from '../league/same-results.js';
 import { rankRace, type RetirementReading } from '../ratings/race.js';
@@ -27,6 +26,9 @@ import { previewRatings, type PreviewLine } from './race-preview.js';
  */
 
 export const PREVIEW_TTL_MS = 15 * 60 * 1000;
+
+/** The previews this service confirms into races. */
+type RacePreviewKind = Exclude<StoredPreview['kind'], 'merged'>;
 export const RACES_PER_PAGE = 10;
 
 export interface SubmitInput {
@@ -108,7 +110,7 @@ export interface EditPreview {
 	readonly before: readonly (EntryInput & { readonly name: string })[];
 	readonly after: readonly (EntryInput & { readonly name: string })[];
 	/** What confirming would do to today's headline ratings, this race's racers and everyone else. */
-	readonly effect: EditEffect;
+	readonly effect: RatingEffect;
 	readonly warnings: readonly string[];
 	readonly expiresAt: Date;
 	readonly by: string;
@@ -204,7 +206,7 @@ export function createRaceService(
 	leagues: LeagueService,
 	options: RaceServiceOptions = {},
 ): RaceService {
-	const { clock = () => new Date(), newId = () => randomUUID().replaceAll('-', '').slice(0, 16) } = options;
+	const { clock = () => new Date(), newId = newPreviewId } = options;
 	const changes = options.changes ?? createChangeCache(repo);
 	const pending = new Map<string, { preview: RacePreview; race: RaceInput }>();
 	const pendingEdits = new Map<string, { preview: EditPreview; text: string }>();
@@ -238,7 +240,7 @@ export function createRaceService(
 	 * lost, by a Confirm before a restart, or by another process over the same store. The button carries only the
 	 * preview id, so the leagues of the member's server are asked (the log records the preview id, issue 9 item 3).
 	 */
-	const findStored = async (actor: Actor, previewId: string, kind: StoredPreview['kind']) => {
+	const findStored = async (actor: Actor, previewId: string, kind: RacePreviewKind) => {
 		if (actor.guildId === undefined) return undefined;
 		for (const league of await leagues.list(actor.guildId)) {
 			const state = await repo.loadState(league.id, { fresh: true });
@@ -264,7 +266,7 @@ export function createRaceService(
 	const commit = async <T>(
 		league: LeagueInfo,
 		previewId: string,
-		kind: StoredPreview['kind'],
+		kind: RacePreviewKind,
 		code: string,
 		append: () => Promise<T>,
 	): Promise<{ result: T } | { already: string }> => {
@@ -305,20 +307,6 @@ export function createRaceService(
 			);
 		}
 		return { league, state, record };
-	};
-
-	/** The correction's effect on the headline standings of today, against the standings at the same seq. */
-	const effectOf = async (league: LeagueInfo, state: LeagueLog, event: Parameters<typeof editEffect>[1]) => {
-		const system = league.config.headline;
-		const day = leagueReadingDay(state, league.config.timezone, clock());
-		// Each step takes a turn of its own (the scoreboard was read in this one; today's standings, then the replay).
-		// `state` is the league's live log: an event stored meanwhile moves it, and the standings must be of its seq.
-		for (let tries = 0; ; tries++) {
-			await yieldToEventLoop();
-			const now = await repo.ratingsAt(league.id, system, day);
-			await yieldToEventLoop();
-			if (now.seq === state.seq() || tries === 3) return editEffect(state, event, system, day, now.standings);
-		}
 	};
 
 	const view = (league: LeagueInfo, state: LeagueLog, race: RaceRecord): RaceView => ({
@@ -435,7 +423,9 @@ export function createRaceService(
 			const at = clock().toISOString();
 			const event = { type: 'race-edited', race: record.id, reason, changes, by: actor.userId, at } as const;
 			await refuse('bad-edit', () => state.check(event));
-			const effect = await refuse('bad-edit', () => effectOf(league, state, event));
+			const effect = await refuse('bad-edit', () =>
+				effectToday(repo, league, state, clock(), event, editEffectOptions(state, event)),
+			);
 			const named = (list: readonly EntryInput[]) =>
 				list.map((e) => ({ ...e, name: state.resolve(e.player)?.name ?? e.player }));
 			const preview: EditPreview = {

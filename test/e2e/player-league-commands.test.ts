@@ -9,7 +9,19 @@ import { ratingScale } from '../../src/formats/rating-scale.js';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
-import { visible, EPHEMERAL, flagsOf, MEMBER, mentionsOf, ORGANIZER, sub, text, useLeagueBot } from './league-bot.js';
+import {
+	dataOf,
+	visible,
+	EPHEMERAL,
+	flagsOf,
+	MEMBER,
+	mentionsOf,
+	ORGANIZER,
+	sub,
+	text,
+	useLeagueBot,
+} from './league-bot.js';
+import type { Json } from './fake-discord.js';
 import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { leagueParams } from '../support/league-params.js';
 
@@ -277,14 +289,45 @@ describe('/player merge', () => {
 		expect(await eventCount()).toBe(before);
 	});
 
-	it('two players’ races become one, with ratings replayed', async () => {
+	it('two players’ races become one, with ratings replayed: previewed to the organizer, stored on Confirm', async () => {
 		const before = await eventCount();
-		const reply = await run('player', [sub('merge', [text('from', 'Dave'), text('into', 'Alice')])], ORGANIZER);
-		expect(visible(reply)).toBe('Merged **Dave** into **Alice**; ratings were replayed.');
-		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
+		const started = performance.now();
+		const previewed = await run('player', [sub('merge', [text('from', 'Dave'), text('into', 'Alice')])], ORGANIZER);
+		expect(previewed.deferred).toBe(true);
+		expect((previewed as unknown as { flagsOfDefer: number }).flagsOfDefer & EPHEMERAL).toBe(EPHEMERAL);
+		expect(performance.now() - started).toBeLessThan(3000);
+		const shown = visible(previewed);
+		expect(shown).toMatch(/^Club\nMerge preview: Dave into Alice\nMerged away: \*\*Dave\*\*: 1 race, the last R2/);
+		expect(shown).toContain('**A merge cannot be undone.**');
+		expect(shown).toMatch(/\nRatings on \d{4}-\d\d-\d\d under `glicko`\n/);
+		expect(shown).toMatch(/\*\*Dave\*\* [\d.]+ → merged into Alice · #\d → none/);
+		expect(mentionsOf(previewed)).toEqual({ parse: [] });
+		expect(await eventCount()).toBe(before);
+		const buttons = ((dataOf(previewed)['components'] as Json[])[0]!['components'] as Json[]).map((c) =>
+			String(c['custom_id']),
+		);
+		const handle = bot.fake.clickButton(
+			buttons.find((id) => id.startsWith('player-merge:confirm:'))!,
+			ORGANIZER,
+		);
+		const answers = [await handle.next(), await handle.next(), await handle.next()];
+		expect(visible(answers[1]!)).toBe('Merged **Dave** into **Alice** in **Club**.');
+		expect(visible(answers[2]!)).toBe('Merged **Dave** into **Alice** in **Club**; ratings were replayed.');
+		expect(flagsOf(answers[2]!) & EPHEMERAL).toBe(0);
+		expect(mentionsOf(answers[2]!)).toEqual({ parse: [] });
 		const log = await events();
 		expect(log).toHaveLength(before + 1);
 		expect(log.at(-1)).toMatchObject({ type: 'players-merged', from: '#4', into: '#1', by: ORGANIZER.userId });
+		// Pressed again: nothing merged twice.
+		const again = bot.fake.clickButton(
+			buttons.find((id) => id.startsWith('player-merge:confirm:'))!,
+			ORGANIZER,
+		);
+		await again.next();
+		expect(visible(await again.next())).toBe(
+			'Already merged: **Dave** into **Alice** in **Club**; nothing was merged twice.',
+		);
+		expect(await events()).toHaveLength(before + 1);
 
 		// The rating module on the merged history: Dave's R2 is now Alice's.
 		const merged: Race[] = [

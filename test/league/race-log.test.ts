@@ -296,6 +296,23 @@ describe('race log: snapshots', () => {
 		}
 	});
 
+	it('a merge confirmed from a preview keeps its id, through a snapshot too, and the log refuses it twice', () => {
+		const { log } = build(
+			{ type: 'race-submitted', race: race('Ann', 'Bob') },
+			{ type: 'race-submitted', race: race('Anne', 'Cy') },
+			{ type: 'players-merged', from: 'Anne', into: 'Ann', preview: 'm1' },
+		);
+		const restored = createLeagueLog(JSON.parse(JSON.stringify(log.snapshot())) as LeagueLogSnapshot);
+		for (const l of [log, restored]) {
+			expect(l.storedPreview('m1')).toEqual({ kind: 'merged', from: '#3', into: '#1' });
+			expect(l.playerById('#3')).toMatchObject({ name: 'Anne', mergedInto: '#1', mergePreview: 'm1' });
+			expect(l.resolve('#3')?.name).toBe('Ann');
+			expect(() =>
+				l.check({ type: 'players-merged', from: 'Bob', into: 'Cy', preview: 'm1', by: 'u', at: 't' }),
+			).toThrow('this preview was already confirmed: player #3 was merged into #1');
+		}
+	});
+
 	it('refuses a gap in the log', () => {
 		const { log } = build();
 		expect(() => log.apply({ type: 'race-submitted', race: race('A'), by: 'u', at: 't', seq: 5 })).toThrow(/gap/);

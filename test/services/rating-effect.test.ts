@@ -1,5 +1,5 @@
 /**
- * The /race edit preview's rating effect (src/services/edit-effect.ts): what it shows before Confirm is what the
+ * The /race edit preview's rating effect (src/services/rating-effect.ts): what it shows before Confirm is what the
  * league shows after it, for the race's racers and for every other player, to the last bit.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -37,17 +37,17 @@ describe('/race edit preview: the correction replayed on a copy', () => {
 		expect(await board()).toEqual(now);
 		await w.services.races.confirmEdit(organizer, preview.id);
 		const after = await board();
-		expect(effect.racers.map((m) => m.name)).toEqual(
-			[...effect.racers].sort((a, b) => a.after!.rank - b.after!.rank).map((m) => m.name),
+		expect(effect.focus.map((m) => m.name)).toEqual(
+			[...effect.focus].sort((a, b) => a.after!.rank - b.after!.rank).map((m) => m.name),
 		);
-		expect(new Set(effect.racers.map((m) => m.name))).toEqual(new Set(['Alice', 'Bob', 'Carol']));
-		for (const move of [...effect.racers, ...effect.others]) {
+		expect(new Set(effect.focus.map((m) => m.name))).toEqual(new Set(['Alice', 'Bob', 'Carol']));
+		for (const move of [...effect.focus, ...effect.others]) {
 			expect(move.now).toEqual(now.get(move.player));
 			expect(move.after).toEqual(after.get(move.player));
 		}
 		// Others: exactly the players outside R1 whose rating changed (Dave and Eve raced R1's racers later).
 		const moved = [...after.keys()].filter((id) => after.get(id)!.rating !== now.get(id)!.rating);
-		const racerIds = new Set(effect.racers.map((m) => m.player));
+		const racerIds = new Set(effect.focus.map((m) => m.player));
 		expect(new Set(effect.others.map((m) => m.player))).toEqual(new Set(moved.filter((id) => !racerIds.has(id))));
 		expect(effect.others.map((m) => m.name).sort()).toEqual(['Dave', 'Eve']);
 		const change = (m: (typeof effect.others)[number]) => Math.abs(m.after!.rating - m.now!.rating);
@@ -57,7 +57,7 @@ describe('/race edit preview: the correction replayed on a copy', () => {
 	it('a racer the correction adds has no rating now; one it removes (no other race) none after', async () => {
 		await addRace(w, '1. Gus\n2. Hana', undefined, '2026-02-08');
 		const preview = await w.services.races.previewEdit(organizer, 'R6', '1. Gus\n2. Ivan', 'Hana was Ivan');
-		const byName = new Map(preview.effect.racers.map((m) => [m.name, m]));
+		const byName = new Map(preview.effect.focus.map((m) => [m.name, m]));
 		expect(byName.get('Ivan')!.now).toBeUndefined();
 		expect(byName.get('Hana')!.after).toBeUndefined();
 		expect(byName.get('Hana')!.now).toBeDefined();
@@ -77,7 +77,7 @@ describe('/race edit preview: the correction replayed on a copy', () => {
 		expect(preview.effect.system).toBe('stk');
 		expect(preview.effect.unrated).toMatch(/time/);
 		// Only R1 rates them now: Bob's second race and its points are gone.
-		const bob = preview.effect.racers.find((m) => m.name === 'Bob')!;
+		const bob = preview.effect.focus.find((m) => m.name === 'Bob')!;
 		expect(bob.after!.rating).toBeLessThan(bob.now!.rating);
 	});
 });
@@ -92,7 +92,7 @@ describe('/race edit preview: a race of an earlier season under the yearly reset
 		await addRace(cup, '1. Ann\n2. Bob', undefined, '2026-02-22');
 		const old = await cup.services.races.previewEdit(organizer, 'R2', '1. Ann\n2. Bob', 'order');
 		expect(old.effect.earlierSeason).toBe('2025');
-		expect(old.effect.racers.every((m) => m.now!.rating === m.after!.rating)).toBe(true);
+		expect(old.effect.focus.every((m) => m.now!.rating === m.after!.rating)).toBe(true);
 		expect(old.effect.others).toEqual([]);
 		expect(JSON.stringify(editPreviewEmbed(old))).toContain(
 			"Today's ratings do not change: R2 is of the 2025 season, and ratings restart every year.",
@@ -100,6 +100,6 @@ describe('/race edit preview: a race of an earlier season under the yearly reset
 		// This season's race moves them, and is not marked.
 		const current = await cup.services.races.previewEdit(organizer, 'R3', '1. Bob\n2. Ann', 'order');
 		expect(current.effect.earlierSeason).toBeUndefined();
-		expect(current.effect.racers.some((m) => m.now!.rating !== m.after!.rating)).toBe(true);
+		expect(current.effect.focus.some((m) => m.now!.rating !== m.after!.rating)).toBe(true);
 	});
 });

@@ -1,0 +1,57 @@
+/**
+ * What a change to the history does to today's ratings, as the previews of `/race edit` and `/player merge` show it
+ * (src/services/rating-effect.ts): the players it is about, each now → after with their place, then how many others
+ * move. Names are escaped; numbers are rounded as everywhere (why-text.ts), so a change is the difference shown.
+ */
+import type { EmbedField } from '../src/formats/embed.js';
+import type { RatingScale } from '../src/formats/rating-scale.js';
+import type { RatingEffect, RatingMove } from '../src/services/rating-effect.js';
+import type { LeagueInfo } from '../src/storage/ports.js';
+import { leagueScale } from '../src/services/shown-scale.js';
+import { beforeAfter, shownRating } from './rating/why-text.js';
+import { esc } from './shared.js';
+import { plural } from '../src/formats/plural.js';
+
+/** `**Alice** 1612.4 → 1598.0 (−14.4) · #3 → #4`; a side without a rating reads `gone` ("not rated", "merged"). */
+export function moveLine(scale: RatingScale, move: RatingMove, gone = 'not rated'): string {
+	const { now, after } = move;
+	const name = `**${esc(move.name)}**`;
+	if (now !== undefined && after !== undefined) {
+		const rating =
+			shownRating(scale, now.rating) === shownRating(scale, after.rating)
+				? `${shownRating(scale, after.rating)} (no change)`
+				: beforeAfter(scale, now.rating, after.rating);
+		return `${name} ${rating} · #${now.rank}${now.rank === after.rank ? '' : ` → #${after.rank}`}`;
+	}
+	if (after !== undefined) return `${name} not rated → ${shownRating(scale, after.rating)} · #${after.rank}`;
+	if (now !== undefined) return `${name} ${shownRating(scale, now.rating)} → ${gone} · #${now.rank} → none`;
+	return `${name} not rated`;
+}
+
+export interface EffectTexts {
+	/** Where the others move: `through the races after R12`. */
+	readonly through: string;
+	/** The line when no rating moves at all. */
+	readonly still: string;
+	/** How a focus player without a rating after the change reads (default "not rated"). */
+	readonly gone?: string | undefined;
+}
+
+/** The field `Ratings on <day> under \`system\``: the focus players' lines, then the others in one line. */
+export function effectField(league: LeagueInfo, effect: RatingEffect, texts: EffectTexts): EmbedField {
+	const scale = leagueScale(league, effect.system);
+	const { others } = effect;
+	const first = others[0];
+	const focusMoves = effect.focus.some((m) => m.now?.rating !== m.after?.rating);
+	const tail =
+		first === undefined
+			? [focusMoves ? "No other player's rating changes." : texts.still]
+			: [
+					`${plural(others.length, 'other player')} ${others.length === 1 ? 'moves' : 'move'} ${texts.through}, ` +
+						`the most ${moveLine(scale, first)}.`,
+				];
+	return {
+		name: `Ratings ${effect.day !== undefined ? `on ${effect.day}` : 'now'} under \`${effect.system}\``,
+		value: { lines: effect.focus.map((m) => moveLine(scale, m, texts.gone)), tail },
+	};
+}

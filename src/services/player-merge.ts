@@ -1,0 +1,187 @@
+import type { LeagueLog, PlayerInfo } from '../league/race-log.js';
+import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { requireOrganizer, type Actor } from './actor.js';
+import { refuse, refused } from './errors.js';
+import type { LeagueService } from './league-service.js';
+import { findPlayer } from './players.js';
+import { effectToday, type RatingEffect } from './rating-effect.js';
+
+/**
+ * `/player merge` previewed and confirmed as a race is (race-service.ts): a merge folds one player's races into
+ * another's for good (there is no unmerge), so the organizer first sees both players, their races, and what the merge
+ * does to today's ratings; it is stored only on Confirm within 15 minutes, by an organizer. The preview id goes into
+ * the players-merged event and the log refuses it twice, so a Confirm pressed again (a retry, after a restart, in
+ * another process) merges nothing twice and says where it went.
+ */
+
+export const MERGE_PREVIEW_TTL_MS = 15 * 60 * 1000;
+
+/** One side of a merge as the organizer sees it. */
+export interface MergeSide {
+	readonly id: string;
+	readonly name: string;
+	readonly aliases: readonly string[];
+	/** Confirmed races the player is in. */
+	readonly races: number;
+	/** The player's latest confirmed race (by the league's order). */
+	readonly lastRace?: { readonly id: string; readonly date?: string | undefined } | undefined;
+	/** Linked Discord user id. */
+	readonly user?: string | undefined;
+}
+
+export interface MergePreview {
+	readonly id: string;
+	readonly league: LeagueInfo;
+	readonly from: MergeSide;
+	readonly into: MergeSide;
+	/** Under the headline, today: the two players first (the one merged away has no rating after), then the others. */
+	readonly effect: RatingEffect;
+	readonly expiresAt: Date;
+	readonly by: string;
+}
+
+/** A confirmed merge; `already`: by an earlier press of the same Confirm (here, before a restart, or elsewhere). */
+export interface ConfirmedMerge {
+	readonly already: boolean;
+	readonly league: LeagueInfo;
+	readonly from: string;
+	readonly into: string;
+}
+
+export interface MergePreviews {
+	previewMerge(actor: Actor, input: { league?: string | undefined; from: string; into: string }): Promise<MergePreview>;
+	confirmMerge(actor: Actor, previewId: string): Promise<ConfirmedMerge>;
+	cancelMerge(actor: Actor, previewId: string): Promise<MergePreview>;
+}
+
+export interface MergePreviewOptions {
+	readonly clock: () => Date;
+	readonly newId: () => string;
+}
+
+function sideOf(state: LeagueLog, player: PlayerInfo): MergeSide {
+	let races = 0;
+	let lastRace: MergeSide['lastRace'];
+	for (const race of state.races()) {
+		if (race.status !== 'confirmed' || !race.entries.some((e) => e.player === player.id)) continue;
+		races++;
+		lastRace = { id: race.id, date: race.date };
+	}
+	return {
+		id: player.id,
+		name: player.name,
+		aliases: player.aliases,
+		races,
+		...(lastRace !== undefined && { lastRace }),
+		...(player.user !== undefined && { user: player.user }),
+	};
+}
+
+export function createMergePreviews(
+	repo: LeagueRepository,
+	leagues: LeagueService,
+	{ clock, newId }: MergePreviewOptions,
+): MergePreviews {
+	const pending = new Map<string, MergePreview>();
+	const sweep = () => {
+		const now = clock().getTime();
+		for (const [id, p] of pending) if (p.expiresAt.getTime() <= now) pending.delete(id);
+	};
+
+	const expired = () =>
+		refused(
+			'preview-expired',
+			'This preview has expired or was already handled (previews last 15 minutes): nothing was merged. ' +
+				'Run /player merge again.',
+		);
+
+	/** A preview no longer waiting here may be stored already: the leagues of the member's server are asked. */
+	const findStored = async (actor: Actor, previewId: string): Promise<ConfirmedMerge | undefined> => {
+		if (actor.guildId === undefined) return undefined;
+		for (const league of await leagues.list(actor.guildId)) {
+			const state = await repo.loadState(league.id, { fresh: true });
+			const stored = state.storedPreview(previewId);
+			if (stored?.kind !== 'merged') continue;
+			requireOrganizer(actor, league.config);
+			return { already: true, league, ...mergedNames(state, stored.from, stored.into) };
+		}
+		return undefined;
+	};
+
+	/** Names as the log knows them now: the one merged away keeps its own (resolve would follow the merge). */
+	const mergedNames = (state: LeagueLog, from: string, into: string) => ({
+		from: state.playerById(from)?.name ?? from,
+		into: state.resolve(into)?.name ?? into,
+	});
+
+	/** A waiting preview, for an organizer of its league at the time of the press (as race previews). */
+	const claim = async (actor: Actor, previewId: string) => {
+		sweep();
+		const preview = pending.get(previewId);
+		if (preview === undefined) return undefined;
+		const league = (await repo.getLeague(preview.league.id)) ?? preview.league;
+		requireOrganizer(actor, league.config);
+		return { preview, league };
+	};
+
+	return {
+		async previewMerge(actor, input) {
+			const league = await leagues.resolve(actor, input.league);
+			requireOrganizer(actor, league.config);
+			const state = await repo.loadState(league.id);
+			const from = findPlayer(state, input.from, actor, league.config.name);
+			const into = findPlayer(state, input.into, actor, league.config.name);
+			const event = { type: 'players-merged', from: from.id, into: into.id, by: actor.userId } as const;
+			const at = clock().toISOString();
+			await refuse('bad-merge', () => state.check({ ...event, at }));
+			const sides = { from: sideOf(state, from), into: sideOf(state, into) };
+			const effect = await refuse('bad-merge', () =>
+				effectToday(repo, league, state, clock(), { ...event, at }, { focus: () => [from.id, into.id] }),
+			);
+			sweep();
+			const preview: MergePreview = {
+				id: newId(),
+				league,
+				...sides,
+				effect,
+				expiresAt: new Date(clock().getTime() + MERGE_PREVIEW_TTL_MS),
+				by: actor.userId,
+			};
+			pending.set(preview.id, preview);
+			return preview;
+		},
+		async confirmMerge(actor, previewId) {
+			const claimed = await claim(actor, previewId);
+			if (claimed === undefined) {
+				const stored = await findStored(actor, previewId);
+				if (stored !== undefined) return stored;
+				throw expired();
+			}
+			const { preview, league } = claimed;
+			const event = {
+				type: 'players-merged',
+				from: preview.from.id,
+				into: preview.into.id,
+				preview: previewId,
+				by: actor.userId,
+			} as const;
+			try {
+				await refuse('bad-merge', () => repo.appendEvent(league.id, event));
+			} catch (error) {
+				// Refused because this preview is stored already (a second press that raced the first): say where.
+				const stored = (await repo.loadState(league.id, { fresh: true })).storedPreview(previewId);
+				if (stored?.kind !== 'merged') throw error;
+				pending.delete(previewId);
+				return { already: true, league, ...mergedNames(await repo.loadState(league.id), stored.from, stored.into) };
+			}
+			pending.delete(previewId);
+			return { already: false, league, from: preview.from.name, into: preview.into.name };
+		},
+		async cancelMerge(actor, previewId) {
+			const claimed = await claim(actor, previewId);
+			if (claimed === undefined) throw expired();
+			pending.delete(previewId);
+			return claimed.preview;
+		},
+	};
+}
