@@ -1,4 +1,4 @@
-/** `/player link|rename|merge` (organizers). */
+/** `/player link|unlink|rename|merge` (organizers). */
 import {
 	InteractionContextType,
 	ApplicationCommandOptionType,
@@ -19,7 +19,7 @@ const playerOption = (name: string, description: string) =>
 
 const data = {
 	name: 'player',
-	description: 'Link, rename and merge players (organizers)',
+	description: 'Link, unlink, rename and merge players (organizers)',
 	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
 	contexts: [InteractionContextType.Guild],
 	options: [
@@ -32,6 +32,12 @@ const data = {
 				{ type: User, name: 'user', description: 'The Discord user (default: you)' },
 				leagueOption,
 			],
+		},
+		{
+			type: Subcommand,
+			name: 'unlink',
+			description: 'Unlink a player from their Discord user',
+			options: [playerOption('player', 'The player'), leagueOption],
 		},
 		{
 			type: Subcommand,
@@ -75,6 +81,11 @@ export default {
 					user: o.getUser('user')?.id,
 				});
 				content = `Linked **${esc(r.player.name)}** to <@${r.player.user}>.`;
+				break;
+			}
+			case 'unlink': {
+				const r = await players.unlink(actor, { league, player: o.getString('player', true) });
+				content = `Unlinked **${esc(r.player.name)}** from <@${r.unlinked}>.`;
 				break;
 			}
 			case 'rename': {

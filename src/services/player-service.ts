@@ -2,7 +2,8 @@ import { newName } from '../league/race-log-checks.js';
 import type { PlayerInfo } from '../league/race-log.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
-import { refuse } from './errors.js';
+import { escapeForDiscord } from '../formats/discord-escape.js';
+import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { createMergePreviews, type MergePreviewOptions, type MergePreviews } from './player-merge.js';
 import { findPlayer } from './players.js';
@@ -24,6 +25,11 @@ export interface PlayerService extends MergePreviews {
 		actor: Actor,
 		input: { league?: string | undefined; player: string; user?: string | undefined },
 	): Promise<PlayerChange>;
+	/** Undo a link (the player then has no Discord user); `unlinked` is the user it had. */
+	unlink(
+		actor: Actor,
+		input: { league?: string | undefined; player: string },
+	): Promise<PlayerChange & { readonly unlinked: string }>;
 	rename(actor: Actor, input: { league?: string | undefined; player: string; name: string }): Promise<PlayerChange>;
 	/** Without a preview (the CLI's and the tests' shortcut); `/player merge` previews first. */
 	merge(actor: Actor, input: { league?: string | undefined; from: string; into: string }): Promise<PlayerChange>;
@@ -47,10 +53,29 @@ export function createPlayerService(
 			const { league, state } = await prepare(actor, input.league);
 			const player = findPlayer(state, input.player, actor, league.config.name);
 			const user = input.user ?? actor.userId;
+			const other = state.playerByUser(user);
+			if (other !== undefined && other.id !== player.id) {
+				throw refused(
+					'bad-link',
+					`That Discord user is already linked to **${escapeForDiscord(other.name)}**: unlink them first with ` +
+						`/player unlink player:${escapeForDiscord(other.name)}.`,
+				);
+			}
 			await refuse('bad-link', () =>
 				repo.appendEvent(league.id, { type: 'player-linked', player: player.id, user, by: actor.userId }),
 			);
 			return { league, player: await reload(league, player.id) };
+		},
+		async unlink(actor, input) {
+			const { league, state } = await prepare(actor, input.league);
+			const player = findPlayer(state, input.player, actor, league.config.name);
+			if (player.user === undefined) {
+				throw refused('not-linked', `**${escapeForDiscord(player.name)}** is not linked to a Discord user.`);
+			}
+			await refuse('bad-link', () =>
+				repo.appendEvent(league.id, { type: 'player-linked', player: player.id, user: null, by: actor.userId }),
+			);
+			return { league, player: await reload(league, player.id), unlinked: player.user };
 		},
 		async rename(actor, input) {
 			const { league, state } = await prepare(actor, input.league);

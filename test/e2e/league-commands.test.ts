@@ -228,6 +228,22 @@ describe('league commands end to end', () => {
 		);
 		expect(other).toBe(`Linked **Bob** to <@${MEMBER.userId}>.`);
 		expect(visible(await run('rating', [], MEMBER))).toMatch(/^Sunday Cup · glicko\nBob\n/);
+		// A member linked to the wrong player: unlink, then link again (the mention in the answer pings nobody).
+		await expectRefusal(
+			'player',
+			[sub('link', [text('player', 'Alice'), { name: 'user', type: 6, value: MEMBER.userId! }])],
+			ORGANIZER,
+			/^That Discord user is already linked to \*\*Bob\*\*: unlink them first with \/player unlink player:Bob\.$/,
+		);
+		const unlinked = await run('player', [sub('unlink', [text('player', 'Bob')])], ORGANIZER);
+		expect(visible(unlinked)).toBe(`Unlinked **Bob** from <@${MEMBER.userId}>.`);
+		expect(mentionsOf(unlinked)).toEqual({ parse: [] });
+		await expectRefusal('rating', [], MEMBER, /not linked to a player in Sunday Cup/);
+		await run(
+			'player',
+			[sub('link', [text('player', 'Bob'), { name: 'user', type: 6, value: MEMBER.userId! }])],
+			ORGANIZER,
+		);
 	});
 
 	it('/race void and /race edit: organizers only, with the reason kept', async () => {

@@ -274,6 +274,32 @@ describe('player service', () => {
 	});
 });
 
+describe('player service: link and unlink', () => {
+	it('a user linked to another player is told to unlink first; unlink frees them; nothing stored on a refusal', async () => {
+		await w.services.players.link(organizer, { player: 'Alice', user: member.userId });
+		const before = await eventCount(w, league);
+		await expect(w.services.players.link(organizer, { player: 'Bob', user: member.userId })).rejects.toMatchObject({
+			code: 'bad-link',
+			message: 'That Discord user is already linked to **Alice**: unlink them first with /player unlink player:Alice.',
+		});
+		await expect(w.services.players.unlink(member, { player: 'Alice' })).rejects.toMatchObject({
+			code: 'not-organizer',
+		});
+		await expect(w.services.players.unlink(organizer, { player: 'Bob' })).rejects.toMatchObject({
+			code: 'not-linked',
+			message: '**Bob** is not linked to a Discord user.',
+		});
+		expect(await eventCount(w, league)).toBe(before);
+		const done = await w.services.players.unlink(organizer, { player: 'Alice' });
+		expect(done).toMatchObject({ unlinked: member.userId, player: { name: 'Alice' } });
+		expect(done.player.user).toBeUndefined();
+		// /rating without a player now finds no linked player for the member; the link can go to Bob.
+		await expect(w.services.ratings.rating(member, {})).rejects.toMatchObject({ code: 'not-linked' });
+		await w.services.players.link(organizer, { player: 'Bob', user: member.userId });
+		expect((await w.services.ratings.rating(member, {})).player.name).toBe('Bob');
+	});
+});
+
 describe('autocomplete', () => {
 	it('puts prefix matches before substring matches, at most 25', () => {
 		const choices = ['Bobby', 'Alice', 'Rob', 'bob'].map((n) => ({ name: n, value: n }));
