@@ -1,4 +1,4 @@
-/** `/player link|unlink|rename|merge` (organizers). */
+/** `/player link|unlink|alias|rename|merge` (organizers). */
 import {
 	InteractionContextType,
 	ApplicationCommandOptionType,
@@ -19,7 +19,7 @@ const playerOption = (name: string, description: string) =>
 
 const data = {
 	name: 'player',
-	description: 'Link, unlink, rename and merge players (organizers)',
+	description: 'Link, unlink, alias, rename and merge players (organizers)',
 	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
 	contexts: [InteractionContextType.Guild],
 	options: [
@@ -38,6 +38,16 @@ const data = {
 			name: 'unlink',
 			description: 'Unlink a player from their Discord user',
 			options: [playerOption('player', 'The player'), leagueOption],
+		},
+		{
+			type: Subcommand,
+			name: 'alias',
+			description: 'Give a player another name scoreboards may use (an in-game name)',
+			options: [
+				playerOption('player', 'The player'),
+				{ type: Text, name: 'alias', description: 'The other name', required: true, max_length: 64 },
+				leagueOption,
+			],
 		},
 		{
 			type: Subcommand,
@@ -86,6 +96,15 @@ export default {
 			case 'unlink': {
 				const r = await players.unlink(actor, { league, player: o.getString('player', true) });
 				content = `Unlinked **${esc(r.player.name)}** from <@${r.unlinked}>.`;
+				break;
+			}
+			case 'alias': {
+				const r = await players.alias(actor, {
+					league,
+					player: o.getString('player', true),
+					alias: o.getString('alias', true),
+				});
+				content = `Scoreboards may now name **${esc(r.player.name)}** “${esc(r.player.aliases.at(-1) ?? '')}” too.`;
 				break;
 			}
 			case 'rename': {

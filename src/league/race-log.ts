@@ -371,7 +371,9 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				const alias = validName(event.alias, 'alias');
 				const owner = takenBy(alias);
 				if (owner !== undefined)
-					throw new LeagueError(`"${alias}" already names ${owner === p.id ? 'this player' : owner}`);
+					throw new LeagueError(
+						`"${alias}" already names ${owner === p.id ? p.name : (players.get(owner)?.name ?? owner)}`,
+					);
 				return { newPlayers: [], commit: () => setPlayer({ ...p, aliases: [...p.aliases, alias] }) };
 			}
 			case 'player-linked': {

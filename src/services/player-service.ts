@@ -30,6 +30,8 @@ export interface PlayerService extends MergePreviews {
 		actor: Actor,
 		input: { league?: string | undefined; player: string },
 	): Promise<PlayerChange & { readonly unlinked: string }>;
+	/** Another name a scoreboard may use for the player (an in-game name): results typed with it find them. */
+	alias(actor: Actor, input: { league?: string | undefined; player: string; alias: string }): Promise<PlayerChange>;
 	rename(actor: Actor, input: { league?: string | undefined; player: string; name: string }): Promise<PlayerChange>;
 	/** Without a preview (the CLI's and the tests' shortcut); `/player merge` previews first. */
 	merge(actor: Actor, input: { league?: string | undefined; from: string; into: string }): Promise<PlayerChange>;
@@ -76,6 +78,20 @@ export function createPlayerService(
 				repo.appendEvent(league.id, { type: 'player-linked', player: player.id, user: null, by: actor.userId }),
 			);
 			return { league, player: await reload(league, player.id), unlinked: player.user };
+		},
+		async alias(actor, input) {
+			const { league, state } = await prepare(actor, input.league);
+			const player = findPlayer(state, input.player, actor, league.config.name);
+			// The scoreboard's name rules and tidying, as for a rename.
+			await refuse('bad-alias', () =>
+				repo.appendEvent(league.id, {
+					type: 'alias-added',
+					player: player.id,
+					alias: newName(input.alias, 'alias'),
+					by: actor.userId,
+				}),
+			);
+			return { league, player: await reload(league, player.id) };
 		},
 		async rename(actor, input) {
 			const { league, state } = await prepare(actor, input.league);

@@ -187,6 +187,28 @@ describe('/league config', () => {
 	});
 });
 
+describe('/player alias', () => {
+	it('a scoreboard name for a player: stored once, answered to everyone without pings, a taken name refused', async () => {
+		const before = await eventCount();
+		const reply = await run(
+			'player',
+			[sub('alias', [text('player', 'Alice'), text('alias', 'Al1ce @everyone')])],
+			ORGANIZER,
+		);
+		expect(visible(reply)).toBe('Scoreboards may now name **Alice** “Al1ce @\u200Beveryone” too.');
+		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
+		expect(mentionsOf(reply)).toEqual({ parse: [] });
+		expect((await events()).at(-1)).toMatchObject({ type: 'alias-added', alias: 'Al1ce @everyone' });
+		await expectRefusal(
+			'player',
+			[sub('alias', [text('player', 'Alice'), text('alias', 'bob')])],
+			ORGANIZER,
+			/^"bob" already names Bob\.$/,
+		);
+		expect(await eventCount()).toBe(before + 1);
+	});
+});
+
 describe('/player rename', () => {
 	it('a member is refused; nothing is stored', async () => {
 		const before = await eventCount();

@@ -274,6 +274,31 @@ describe('player service', () => {
 	});
 });
 
+describe('player service: alias', () => {
+	it('an alias (tidied as a name) finds the player in scoreboards and lookups; taken names are refused', async () => {
+		await expect(w.services.players.alias(member, { player: 'Bob', alias: 'BobV8' })).rejects.toMatchObject({
+			code: 'not-organizer',
+		});
+		const before = await eventCount(w, league);
+		await expect(w.services.players.alias(organizer, { player: 'Bob', alias: 'alice' })).rejects.toMatchObject({
+			code: 'bad-alias',
+			message: '"alice" already names Alice.',
+		});
+		await expect(w.services.players.alias(organizer, { player: 'Bob', alias: '   ' })).rejects.toMatchObject({
+			code: 'bad-alias',
+		});
+		expect(await eventCount(w, league)).toBe(before);
+		const done = await w.services.players.alias(organizer, { player: 'Bob', alias: '  Bob   V8 ' });
+		expect(done.player.aliases).toEqual(['Bob V8']);
+		const preview = await w.services.races.submit(organizer, { text: '1. bob v8\n2. Alice' });
+		expect(preview.lines.map((l) => [l.name, l.isNew])).toEqual([
+			['Bob', false],
+			['Alice', false],
+		]);
+		expect((await w.services.ratings.rating(member, { player: 'Bob V8' })).player.name).toBe('Bob');
+	});
+});
+
 describe('player service: link and unlink', () => {
 	it('a user linked to another player is told to unlink first; unlink frees them; nothing stored on a refusal', async () => {
 		await w.services.players.link(organizer, { player: 'Alice', user: member.userId });
