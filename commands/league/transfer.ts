@@ -111,6 +111,11 @@ export async function exportLeague(interaction: ChatInputCommandInteraction, ctx
 			`Export of **${esc(x.league.config.name)}**: ${plural(x.races, 'race')} in ${slug}-history.csv${x.voidedRaces > 0 ? ` (${plural(x.voidedRaces, 'voided race')} apart, in ${slug}-voided.csv)` : ''}, and the standings of every system as of ${x.asOf} in ${slug}-standings.csv.`,
 			'The history imports into a new league with /league import and is what `pitwall calibrate`, `backtest` and `replay` read.',
 			`For the same ratings there, give that league these settings first: \`${settingsCommand(x.league.config)}\``,
+			...(x.aliases + x.links > 0
+				? [
+						`Not in these files: ${[x.aliases > 0 && plural(x.aliases, 'alias', 'aliases'), x.links > 0 && plural(x.links, 'Discord link')].filter(Boolean).join(' and ')} (each player is under the name they have now); give them again there with /player alias and /player link.`,
+					]
+				: []),
 		].join('\n'),
 	);
 	await answer(interaction, { content, files }, { ephemeral: true });

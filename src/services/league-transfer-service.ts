@@ -53,6 +53,9 @@ export interface LeagueExportFiles {
 	readonly races: number;
 	readonly voidedRaces: number;
 	readonly systems: readonly string[];
+	/** What the files do not carry (the history names each player by the name it has now). */
+	readonly aliases: number;
+	readonly links: number;
 }
 
 /** Hears the import's progress: races rated of `total` (0 of N once the file is read and checked). */
@@ -144,6 +147,8 @@ export function createLeagueTransferService(
 				races: files.races,
 				voidedRaces: files.voidedRaces,
 				systems: tables.map((t) => t.system),
+				aliases: state.players().reduce((sum, p) => sum + p.aliases.length, 0),
+				links: state.players().filter((p) => p.user !== undefined).length,
 			};
 		},
 	};
