@@ -63,7 +63,11 @@ export function parseTime(text: string): number | undefined {
 	const [, hours, minutes, seconds] = match;
 	if (!/^\d{2}(?:\.|$)/.test(seconds!) || Number(seconds) >= 60) return undefined; // m:ss: two-digit seconds < 60
 	if (hours !== undefined && (minutes!.length !== 2 || Number(minutes) >= 60)) return undefined; // h:mm:ss likewise
-	return (Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds);
+	// The total as one decimal number, read once: 9:46.161 is 586.161, where 9·60 + 46.161 rounds to 586.1610000000001
+	// (found by the display-time property test), which an export would then write out in full.
+	const [whole, fraction] = seconds!.split('.');
+	const total = (Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(whole);
+	return fraction === undefined ? total : Number(`${total}.${fraction}`);
 }
 
 /** Something a history file may hold but a reader should hear about: `file:line: what`. */

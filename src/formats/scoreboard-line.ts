@@ -319,15 +319,11 @@ export function readGap(token: string): Gap | string {
 }
 
 /**
- * A time as written (`1:31.204`, `91,204`, `83`), checked by the history CSV's parseTime rules, valued as the double
- * nearest the written decimal: parseTime adds minutes and seconds in floating point (60 + 31.204 is
- * 91.20400000000001), so a pasted `1:31.204` would not print back as 91.204.
+ * A time as written (`1:31.204`, `91,204`, `83`), by the history CSV's parseTime rules, valued as the double nearest
+ * the written decimal (parseTime reads `1:31.204` as the one decimal 91.204, not as 60 + 31.204 = 91.20400000000001).
  */
 export function readSeconds(text: string): number | undefined {
-	const plain = text.replace(',', '.');
-	const checked = parseTime(plain);
-	if (checked === undefined || !/^\d+(?::\d+){0,2}(?:\.\d+)?$/u.test(plain)) return checked; // `1e2` as parseTime reads it
-	return decimalNumber(decimalOf(plain));
+	return parseTime(text.replace(',', '.'));
 }
 
 /** The double nearest units × 10^-scale: Number() of the decimal string rounds correctly at any length. */

@@ -5,6 +5,7 @@ import { requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { findPlayer } from './players.js';
+import { PREVIEW_TTL_MS } from './race-service.js';
 import { effectToday, type RatingEffect } from './rating-effect.js';
 
 /**
@@ -14,8 +15,6 @@ import { effectToday, type RatingEffect } from './rating-effect.js';
  * the players-merged event and the log refuses it twice, so a Confirm pressed again (a retry, after a restart, in
  * another process) merges nothing twice and says where it went.
  */
-
-export const MERGE_PREVIEW_TTL_MS = 15 * 60 * 1000;
 
 /** One side of a merge as the organizer sees it. */
 export interface MergeSide {
@@ -158,7 +157,7 @@ export function createMergePreviews(
 				league,
 				...sides,
 				effect,
-				expiresAt: new Date(clock().getTime() + MERGE_PREVIEW_TTL_MS),
+				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,
 			};
 			pending.set(preview.id, preview);

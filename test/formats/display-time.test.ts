@@ -17,6 +17,12 @@ describe('displayTime: times keep their digits', () => {
 		expect(displayTime(84.0105)).toBe('1:24.0105');
 	});
 
+	it('reads m:ss.fff as one decimal: 9:46.161 is 586.161, not 9·60 + 46.161 (found by the property below)', () => {
+		expect(parseTime('9:46.161')).toBe(586.161);
+		expect(parseTime('1:31.204')).toBe(91.204);
+		expect(parseTime('27:46:39.999')).toBe(99999.999);
+	});
+
 	it('reads back as the same number for every millisecond time (under 100 hours)', () => {
 		fc.assert(
 			fc.property(fc.integer({ min: 1, max: 100 * 3600 * 1000 - 1 }), (ms) => {
