@@ -9,7 +9,7 @@ import { createMergePreviews, type MergePreviewOptions, type MergePreviews } fro
 import { findPlayer } from './players.js';
 import { newPreviewId } from './preview-id.js';
 
-/** `/player link|rename|merge` (organizers): one event each, validated by the league log. */
+/** `/player link|unlink|alias|rename|merge` (organizers): one event each, validated by the league log. */
 
 export interface PlayerChange {
 	readonly league: LeagueInfo;
@@ -18,7 +18,7 @@ export interface PlayerChange {
 	readonly from?: PlayerInfo | undefined;
 }
 
-/** Link, rename and merge; a merge goes through a preview and Confirm (player-merge.ts). */
+/** Link, unlink, alias, rename and merge; a merge goes through a preview and Confirm (player-merge.ts). */
 export interface PlayerService extends MergePreviews {
 	/** Link `player` to Discord user `user` (the caller when undefined). */
 	link(
