@@ -41,15 +41,26 @@ export interface EffectTexts {
 export function effectField(league: LeagueInfo, effect: RatingEffect, texts: EffectTexts): EmbedField {
 	const scale = leagueScale(league, effect.system);
 	const { others } = effect;
-	const first = others[0];
+	// A move is what the reader can see: a shown rating (one decimal) or a place that changes.
+	const shows = (m: RatingMove) =>
+		m.now === undefined ||
+		m.after === undefined ||
+		m.now.rank !== m.after.rank ||
+		shownRating(scale, m.now.rating) !== shownRating(scale, m.after.rating);
+	const seen = others.filter(shows);
+	const unseen = others.length - seen.length;
+	const first = seen[0];
 	const focusMoves = effect.focus.some((m) => m.now?.rating !== m.after?.rating);
+	const moves = (n: number) => `${plural(n, 'other player')} ${n === 1 ? 'moves' : 'move'} ${texts.through}`;
 	const tail =
-		first === undefined
+		others.length === 0
 			? [focusMoves ? "No other player's rating changes." : texts.still]
-			: [
-					`${plural(others.length, 'other player')} ${others.length === 1 ? 'moves' : 'move'} ${texts.through}, ` +
-						`the most ${moveLine(scale, first)}.`,
-				];
+			: first === undefined
+				? [`${moves(unseen)}, each too little to show at one decimal.`]
+				: [
+						`${moves(seen.length)}, the most ${moveLine(scale, first)}` +
+							(unseen > 0 ? `; ${unseen} more, too little to show.` : '.'),
+					];
 	return {
 		name: `Ratings ${effect.day !== undefined ? `on ${effect.day}` : 'now'} under \`${effect.system}\``,
 		value: { lines: effect.focus.map((m) => moveLine(scale, m, texts.gone)), tail },
