@@ -69,7 +69,8 @@ export interface RaceRecord {
 
 /** What a confirmed preview became: a race submitted, an edit of one, or a merge of two players. */
 export type StoredPreview =
-	| { readonly kind: 'submitted' | 'edited'; readonly race: string }
+	| { readonly kind: 'submitted'; readonly race: string }
+	| { readonly kind: 'edited'; readonly race: string }
 	| { readonly kind: 'merged'; readonly from: string; readonly into: string };
 
 /** An event at `seq` that changed rated history from the race submitted at `from` on (void, edit, merge, params). */

@@ -1,5 +1,5 @@
 import type { ChartRenderer } from '../charts/chart-types.js';
-import { newPreviewId } from './preview-id.js';
+import { newPreviewId } from './previews.js';
 import type { KeyValueNamespace, LeagueRepository } from '../storage/ports.js';
 import { createChangeCache } from './change-cache.js';
 import { createAutocompleteService, type AutocompleteService } from './autocomplete.js';

@@ -1,5 +1,5 @@
 import type { CalibrationResult } from '../analysis/calibrate.js';
-import { newPreviewId } from './preview-id.js';
+import { createWaitingItems, newPreviewId, PREVIEW_TTL_MS } from './previews.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import type { LeagueConfig } from '../league/league-events.js';
 import { replayOptionsOf } from '../league/replay-options.js';
@@ -11,7 +11,6 @@ import { runCalibrationInWorker, type CalibrationRunner } from './calibration-ru
 import { refuse, refused } from './errors.js';
 import { MIN_STATS_RACES, tooFewRaces } from './league-stats-service.js';
 import type { LeagueService } from './league-service.js';
-import { PREVIEW_TTL_MS } from './race-service.js';
 
 /**
  * `/league calibrate` (issue 10 §3, organizers): tunes one system's main parameters on the league's own confirmed
@@ -115,26 +114,18 @@ export function createLeagueCalibrateService(
 		maxEvaluations = LEAGUE_MAX_EVALUATIONS,
 	} = options;
 	const busy = new Set<string>();
-	const waiting = new Map<string, Waiting>();
-
-	const sweep = () => {
-		const now = clock().getTime();
-		for (const [id, w] of waiting) if (w.proposal.expiresAt.getTime() <= now) waiting.delete(id);
-	};
+	const waiting = createWaitingItems(repo, clock, (w: Waiting) => w.proposal);
 
 	/** A waiting proposal, for an organizer of its league now (the league as it is now is returned too). */
 	const claim = async (actor: Actor, proposalId: string) => {
-		sweep();
-		const w = waiting.get(proposalId);
-		if (w === undefined) {
+		const claimed = await waiting.claim(actor, proposalId);
+		if (claimed === undefined) {
 			throw refused(
 				'calibration-expired',
 				'This proposal has expired or was already handled (proposals last 15 minutes). Run /league calibrate again.',
 			);
 		}
-		const league = (await repo.getLeague(w.proposal.league.id)) ?? w.proposal.league;
-		requireOrganizer(actor, league.config);
-		return { w, league };
+		return { w: claimed.item, league: claimed.league };
 	};
 
 	const run = async (league: LeagueInfo, system: string, now: Date): Promise<CalibrationProposal> => {
@@ -188,7 +179,6 @@ export function createLeagueCalibrateService(
 			busy.add(league.id);
 			try {
 				const proposal = await run(league, system, clock());
-				sweep();
 				if (proposal.better) waiting.set(proposal.id, { proposal });
 				return proposal;
 			} finally {

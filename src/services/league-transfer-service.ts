@@ -133,6 +133,7 @@ export function createLeagueTransferService(
 			const state = await repo.loadState(league.id);
 			const asOf = leagueReadingDay(state, league.config.timezone, clock());
 			const files = exportable(state);
+			const players = state.players();
 			const tables: StandingsTable[] = [];
 			for (const system of raceSystems) {
 				const view = await repo.ratingsAt(league.id, system.id, asOf);
@@ -147,8 +148,8 @@ export function createLeagueTransferService(
 				races: files.races,
 				voidedRaces: files.voidedRaces,
 				systems: tables.map((t) => t.system),
-				aliases: state.players().reduce((sum, p) => sum + p.aliases.length, 0),
-				links: state.players().filter((p) => p.user !== undefined).length,
+				aliases: players.reduce((sum, p) => sum + p.aliases.length, 0),
+				links: players.filter((p) => p.user !== undefined).length,
 			};
 		},
 	};

@@ -2,10 +2,10 @@ import { yieldToEventLoop } from '../event-loop.js';
 import type { LeagueLog, PlayerInfo } from '../league/race-log.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
-import { refuse, refused } from './errors.js';
+import { refuse } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { findPlayer } from './players.js';
-import { PREVIEW_TTL_MS } from './race-service.js';
+import { createWaitingItems, expiredPreview, findStoredPreview, PREVIEW_TTL_MS, storePreviewOnce } from './previews.js';
 import { effectToday, type RatingEffect } from './rating-effect.js';
 
 /**
@@ -93,47 +93,14 @@ export function createMergePreviews(
 	leagues: LeagueService,
 	{ clock, newId }: MergePreviewOptions,
 ): MergePreviews {
-	const pending = new Map<string, MergePreview>();
-	const sweep = () => {
-		const now = clock().getTime();
-		for (const [id, p] of pending) if (p.expiresAt.getTime() <= now) pending.delete(id);
-	};
-
-	const expired = () =>
-		refused(
-			'preview-expired',
-			'This preview has expired or was already handled (previews last 15 minutes): nothing was merged. ' +
-				'Run /player merge again.',
-		);
-
-	/** A preview no longer waiting here may be stored already: the leagues of the member's server are asked. */
-	const findStored = async (actor: Actor, previewId: string): Promise<ConfirmedMerge | undefined> => {
-		if (actor.guildId === undefined) return undefined;
-		for (const league of await leagues.list(actor.guildId)) {
-			const state = await repo.loadState(league.id, { fresh: true });
-			const stored = state.storedPreview(previewId);
-			if (stored?.kind !== 'merged') continue;
-			requireOrganizer(actor, league.config);
-			return { already: true, league, ...mergedNames(state, stored.from, stored.into) };
-		}
-		return undefined;
-	};
+	const pending = createWaitingItems(repo, clock, (preview: MergePreview) => preview);
+	const expired = () => expiredPreview('nothing was merged', 'Run /player merge again.');
 
 	/** Names as the log knows them now: the one merged away keeps its own (resolve would follow the merge). */
-	const mergedNames = (state: LeagueLog, from: string, into: string) => ({
-		from: state.playerById(from)?.name ?? from,
-		into: state.resolve(into)?.name ?? into,
+	const mergedNames = (state: LeagueLog, stored: { from: string; into: string }) => ({
+		from: state.playerById(stored.from)?.name ?? stored.from,
+		into: state.resolve(stored.into)?.name ?? stored.into,
 	});
-
-	/** A waiting preview, for an organizer of its league at the time of the press (as race previews). */
-	const claim = async (actor: Actor, previewId: string) => {
-		sweep();
-		const preview = pending.get(previewId);
-		if (preview === undefined) return undefined;
-		const league = (await repo.getLeague(preview.league.id)) ?? preview.league;
-		requireOrganizer(actor, league.config);
-		return { preview, league };
-	};
 
 	return {
 		async previewMerge(actor, input) {
@@ -151,7 +118,6 @@ export function createMergePreviews(
 			const effect = await refuse('bad-merge', () =>
 				effectToday(repo, league, state, clock(), { ...event, at }, { focus: () => [from.id, into.id] }),
 			);
-			sweep();
 			const preview: MergePreview = {
 				id: newId(),
 				league,
@@ -164,13 +130,14 @@ export function createMergePreviews(
 			return preview;
 		},
 		async confirmMerge(actor, previewId) {
-			const claimed = await claim(actor, previewId);
+			const claimed = await pending.claim(actor, previewId);
 			if (claimed === undefined) {
-				const stored = await findStored(actor, previewId);
-				if (stored !== undefined) return stored;
+				const found = await findStoredPreview(repo, leagues, actor, previewId, 'merged');
+				if (found !== undefined)
+					return { already: true, league: found.league, ...mergedNames(found.state, found.stored) };
 				throw expired();
 			}
-			const { preview, league } = claimed;
+			const { item: preview, league } = claimed;
 			const event = {
 				type: 'players-merged',
 				from: preview.from.id,
@@ -178,23 +145,18 @@ export function createMergePreviews(
 				preview: previewId,
 				by: actor.userId,
 			} as const;
-			try {
-				await refuse('bad-merge', () => repo.appendEvent(league.id, event));
-			} catch (error) {
-				// Refused because this preview is stored already (a second press that raced the first): say where.
-				const stored = (await repo.loadState(league.id, { fresh: true })).storedPreview(previewId);
-				if (stored?.kind !== 'merged') throw error;
-				pending.delete(previewId);
-				return { already: true, league, ...mergedNames(await repo.loadState(league.id), stored.from, stored.into) };
-			}
+			const done = await storePreviewOnce(repo, league, previewId, 'merged', 'bad-merge', () =>
+				repo.appendEvent(league.id, event),
+			);
 			pending.delete(previewId);
+			if ('already' in done) return { already: true, league, ...mergedNames(done.state, done.already) };
 			return { already: false, league, from: preview.from.name, into: preview.into.name };
 		},
 		async cancelMerge(actor, previewId) {
-			const claimed = await claim(actor, previewId);
+			const claimed = await pending.claim(actor, previewId);
 			if (claimed === undefined) throw expired();
 			pending.delete(previewId);
-			return claimed.preview;
+			return claimed.item;
 		},
 	};
 }

@@ -1,4 +1,5 @@
 import { newName } from '../league/race-log-checks.js';
+import type { LeagueEventInput } from '../league/league-events.js';
 import type { PlayerInfo } from '../league/race-log.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
@@ -7,7 +8,7 @@ import { refuse, refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
 import { createMergePreviews, type MergePreviewOptions, type MergePreviews } from './player-merge.js';
 import { findPlayer } from './players.js';
-import { newPreviewId } from './preview-id.js';
+import { newPreviewId } from './previews.js';
 
 /** `/player link|unlink|alias|rename|merge` (organizers): one event each, validated by the league log. */
 
@@ -48,12 +49,24 @@ export function createPlayerService(
 		return { league, state: await repo.loadState(league.id) };
 	};
 	const reload = async (league: LeagueInfo, id: string) => (await repo.loadState(league.id)).resolve(id)!;
+	/** The league (organizers only), its state and the player named there. */
+	const playerIn = async (actor: Actor, input: { league?: string | undefined; player: string }) => {
+		const { league, state } = await prepare(actor, input.league);
+		return { league, state, player: findPlayer(state, input.player, actor, league.config.name) };
+	};
+	/**
+	 * One event about `player`, built inside the refusal so that a name the rules refuse is refused with `code` too;
+	 * the player as the log knows them after it.
+	 */
+	const record = async (league: LeagueInfo, player: string, code: string, event: () => LeagueEventInput) => {
+		await refuse(code, () => repo.appendEvent(league.id, event()));
+		return { league, player: await reload(league, player) };
+	};
 
 	return {
 		...createMergePreviews(repo, leagues, options),
 		async link(actor, input) {
-			const { league, state } = await prepare(actor, input.league);
-			const player = findPlayer(state, input.player, actor, league.config.name);
+			const { league, state, player } = await playerIn(actor, input);
 			const user = input.user ?? actor.userId;
 			const other = state.playerByUser(user);
 			if (other !== undefined && other.id !== player.id) {
@@ -63,58 +76,58 @@ export function createPlayerService(
 						`/player unlink player:${escapeForDiscord(other.name)}.`,
 				);
 			}
-			await refuse('bad-link', () =>
-				repo.appendEvent(league.id, { type: 'player-linked', player: player.id, user, by: actor.userId }),
-			);
-			return { league, player: await reload(league, player.id) };
+			return record(league, player.id, 'bad-link', () => ({
+				type: 'player-linked',
+				player: player.id,
+				user,
+				by: actor.userId,
+			}));
 		},
 		async unlink(actor, input) {
-			const { league, state } = await prepare(actor, input.league);
-			const player = findPlayer(state, input.player, actor, league.config.name);
-			if (player.user === undefined) {
+			const { league, player } = await playerIn(actor, input);
+			const user = player.user;
+			if (user === undefined) {
 				throw refused('not-linked', `**${escapeForDiscord(player.name)}** is not linked to a Discord user.`);
 			}
-			await refuse('bad-link', () =>
-				repo.appendEvent(league.id, { type: 'player-linked', player: player.id, user: null, by: actor.userId }),
-			);
-			return { league, player: await reload(league, player.id), unlinked: player.user };
+			const done = await record(league, player.id, 'bad-link', () => ({
+				type: 'player-linked',
+				player: player.id,
+				user: null,
+				by: actor.userId,
+			}));
+			return { ...done, unlinked: user };
 		},
 		async alias(actor, input) {
-			const { league, state } = await prepare(actor, input.league);
-			const player = findPlayer(state, input.player, actor, league.config.name);
+			const { league, player } = await playerIn(actor, input);
 			// The scoreboard's name rules and tidying, as for a rename.
-			await refuse('bad-alias', () =>
-				repo.appendEvent(league.id, {
-					type: 'alias-added',
-					player: player.id,
-					alias: newName(input.alias, 'alias'),
-					by: actor.userId,
-				}),
-			);
-			return { league, player: await reload(league, player.id) };
+			return record(league, player.id, 'bad-alias', () => ({
+				type: 'alias-added',
+				player: player.id,
+				alias: newName(input.alias, 'alias'),
+				by: actor.userId,
+			}));
 		},
 		async rename(actor, input) {
-			const { league, state } = await prepare(actor, input.league);
-			const player = findPlayer(state, input.player, actor, league.config.name);
+			const { league, player } = await playerIn(actor, input);
 			// The scoreboard's name rules, and its tidying (one space between words), for a name typed here too.
-			await refuse('bad-rename', () =>
-				repo.appendEvent(league.id, {
-					type: 'player-renamed',
-					player: player.id,
-					name: newName(input.name, 'player name'),
-					by: actor.userId,
-				}),
-			);
-			return { league, player: await reload(league, player.id) };
+			return record(league, player.id, 'bad-rename', () => ({
+				type: 'player-renamed',
+				player: player.id,
+				name: newName(input.name, 'player name'),
+				by: actor.userId,
+			}));
 		},
 		async merge(actor, input) {
 			const { league, state } = await prepare(actor, input.league);
 			const from = findPlayer(state, input.from, actor, league.config.name);
 			const into = findPlayer(state, input.into, actor, league.config.name);
-			await refuse('bad-merge', () =>
-				repo.appendEvent(league.id, { type: 'players-merged', from: from.id, into: into.id, by: actor.userId }),
-			);
-			return { league, player: await reload(league, into.id), from };
+			const done = await record(league, into.id, 'bad-merge', () => ({
+				type: 'players-merged',
+				from: from.id,
+				into: into.id,
+				by: actor.userId,
+			}));
+			return { ...done, from };
 		},
 	};
 }

@@ -1,7 +1,14 @@
 import { clip, clipLines } from '../formats/clip-text.js';
-import { newPreviewId } from './preview-id.js';
+import {
+	createWaitingItems,
+	expiredPreview,
+	findStoredPreview,
+	newPreviewId,
+	PREVIEW_TTL_MS,
+	storePreviewOnce,
+} from './previews.js';
 import type { EntryInput, RaceInput } from '../league/league-events.js';
-import type { LeagueLog, RaceRecord, StoredPreview } from '../league/race-log.js';
+import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { parseScoreboard } from '../formats/scoreboard.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
@@ -25,10 +32,6 @@ import { previewRatings, type PreviewLine } from './race-preview.js';
  * 3). Also void, edit (previewed and confirmed the same way), show, list.
  */
 
-export const PREVIEW_TTL_MS = 15 * 60 * 1000;
-
-/** The previews this service confirms into races. */
-type RacePreviewKind = Exclude<StoredPreview['kind'], 'merged'>;
 export const RACES_PER_PAGE = 10;
 
 export interface SubmitInput {
@@ -208,76 +211,8 @@ export function createRaceService(
 ): RaceService {
 	const { clock = () => new Date(), newId = newPreviewId } = options;
 	const changes = options.changes ?? createChangeCache(repo);
-	const pending = new Map<string, { preview: RacePreview; race: RaceInput }>();
-	const pendingEdits = new Map<string, { preview: EditPreview; text: string }>();
-
-	const sweep = () => {
-		const now = clock().getTime();
-		for (const [id, p] of pendingEdits) if (p.preview.expiresAt.getTime() <= now) pendingEdits.delete(id);
-		for (const [id, p] of pending) if (p.preview.expiresAt.getTime() <= now) pending.delete(id);
-	};
-
-	/**
-	 * A waiting preview (a submission or a correction), for an organizer of its league: organizer status is checked
-	 * again at every press, from the member of the button's interaction, so a member whose role was revoked since the
-	 * preview can no longer confirm or cancel it (issue 9 item 6b). The preview stays until its event is stored.
-	 */
-	const claimFrom = async <P extends { preview: { league: LeagueInfo } }>(
-		map: Map<string, P>,
-		actor: Actor,
-		previewId: string,
-	): Promise<(P & { league: LeagueInfo }) | undefined> => {
-		sweep();
-		const p = map.get(previewId);
-		if (!p) return undefined;
-		const league = (await repo.getLeague(p.preview.league.id)) ?? p.preview.league;
-		requireOrganizer(actor, league.config);
-		return { ...p, league };
-	};
-
-	/**
-	 * A preview that is not waiting here may have been stored already: by this Confirm's first press whose answer was
-	 * lost, by a Confirm before a restart, or by another process over the same store. The button carries only the
-	 * preview id, so the leagues of the member's server are asked (the log records the preview id, issue 9 item 3).
-	 */
-	const findStored = async (actor: Actor, previewId: string, kind: RacePreviewKind) => {
-		if (actor.guildId === undefined) return undefined;
-		for (const league of await leagues.list(actor.guildId)) {
-			const state = await repo.loadState(league.id, { fresh: true });
-			const stored = state.storedPreview(previewId);
-			if (stored?.kind === kind) {
-				requireOrganizer(actor, league.config);
-				return { league, state, race: stored.race };
-			}
-		}
-		return undefined;
-	};
-
-	const expired = (notDone: string, again: string) =>
-		refused(
-			'preview-expired',
-			`This preview has expired or was already handled (previews last 15 minutes): ${notDone}. ${again}`,
-		);
-
-	/**
-	 * Appends the event of a confirmed preview. When the log refuses it because the preview is already stored (a second
-	 * press that raced the first, or a retry whose first write was durable), the answer is that race, not an error.
-	 */
-	const commit = async <T>(
-		league: LeagueInfo,
-		previewId: string,
-		kind: RacePreviewKind,
-		code: string,
-		append: () => Promise<T>,
-	): Promise<{ result: T } | { already: string }> => {
-		try {
-			return { result: await refuse(code, append) };
-		} catch (error) {
-			const stored = (await repo.loadState(league.id, { fresh: true })).storedPreview(previewId);
-			if (stored?.kind === kind) return { already: stored.race };
-			throw error;
-		}
-	};
+	const pending = createWaitingItems(repo, clock, (p: { preview: RacePreview; race: RaceInput }) => p.preview);
+	const pendingEdits = createWaitingItems(repo, clock, (p: { preview: EditPreview; text: string }) => p.preview);
 
 	/** A correction of a race as `edit` stores it and `previewEdit` shows it: organizers only, same date and mode. */
 	const planEdit = async (actor: Actor, ref: string, text: string) => {
@@ -316,7 +251,7 @@ export function createRaceService(
 	});
 
 	return {
-		pendingCount: () => (sweep(), pending.size),
+		pendingCount: () => pending.size(),
 		async checkSubmitter(actor, leagueRef) {
 			const league = await leagues.resolve(actor, leagueRef);
 			requireOrganizer(actor, league.config);
@@ -354,37 +289,37 @@ export function createRaceService(
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,
 			};
-			sweep();
 			pending.set(id, { preview, race });
 			return preview;
 		},
 		async confirm(actor, previewId) {
-			const claimed = await claimFrom(pending, actor, previewId);
+			const claimed = await pending.claim(actor, previewId);
 			if (claimed === undefined) {
-				const stored = await findStored(actor, previewId, 'submitted');
-				if (stored) return { already: true, league: stored.league, race: stored.race };
-				throw expired('nothing was stored', 'Submit the race again.');
+				const found = await findStoredPreview(repo, leagues, actor, previewId, 'submitted');
+				if (found) return { already: true, league: found.league, race: found.stored.race };
+				throw expiredPreview('nothing was stored', 'Submit the race again.');
 			}
-			const { preview, league } = claimed;
+			const { item, league } = claimed;
+			const { preview } = item;
 			// "Dated the day it is confirmed" (issue 7 §1): a preview left open over midnight takes the new day.
 			const race = preview.datedToday
-				? { ...claimed.race, date: calendarDay(league.config.timezone, clock()) }
-				: claimed.race;
+				? { ...item.race, date: calendarDay(league.config.timezone, clock()) }
+				: item.race;
 			// A failure here keeps the preview (pressing Confirm again retries); it is dropped once the event is stored.
-			const done = await commit(league, previewId, 'submitted', 'bad-race', () =>
+			const done = await storePreviewOnce(repo, league, previewId, 'submitted', 'bad-race', () =>
 				repo.appendEvent(league.id, { type: 'race-submitted', race, preview: previewId, by: actor.userId }),
 			);
 			pending.delete(previewId);
-			if ('already' in done) return { already: true, league, race: done.already };
+			if ('already' in done) return { already: true, league, race: done.already.race };
 			const state = await repo.loadState(league.id);
 			const newPlayers = done.result.newPlayers.map((id) => state.resolve(id)?.name ?? id);
 			return { already: false, league, race: done.result.race ?? '?', newPlayers, preview };
 		},
 		async cancel(actor, previewId) {
-			const claimed = await claimFrom(pending, actor, previewId);
-			if (claimed === undefined) throw expired('nothing was stored', 'Submit the race again.');
+			const claimed = await pending.claim(actor, previewId);
+			if (claimed === undefined) throw expiredPreview('nothing was stored', 'Submit the race again.');
 			pending.delete(previewId);
-			return claimed.preview;
+			return claimed.item.preview;
 		},
 		async void(actor, ref, reason) {
 			const { league, record } = await findRace(actor, ref);
@@ -440,23 +375,22 @@ export function createRaceService(
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,
 			};
-			sweep();
 			pendingEdits.set(preview.id, { preview, text });
 			return preview;
 		},
 		async confirmEdit(actor, previewId) {
-			const claimed = await claimFrom(pendingEdits, actor, previewId);
+			const claimed = await pendingEdits.claim(actor, previewId);
 			if (claimed === undefined) {
-				const stored = await findStored(actor, previewId, 'edited');
-				if (stored) {
-					const race = stored.state.race(stored.race)!;
-					return { already: true, view: view(stored.league, stored.state, race), warnings: [] };
+				const found = await findStoredPreview(repo, leagues, actor, previewId, 'edited');
+				if (found) {
+					const race = found.state.race(found.stored.race)!;
+					return { already: true, view: view(found.league, found.state, race), warnings: [] };
 				}
-				throw expired('nothing was changed', 'Run /race edit again.');
+				throw expiredPreview('nothing was changed', 'Run /race edit again.');
 			}
-			const { preview, text } = claimed;
+			const { preview, text } = claimed.item;
 			const { league, record, changes, warnings } = await planEdit(actor, `${preview.league.id}/${preview.race}`, text);
-			const done = await commit(league, previewId, 'edited', 'bad-edit', () =>
+			const done = await storePreviewOnce(repo, league, previewId, 'edited', 'bad-edit', () =>
 				repo.appendEvent(league.id, {
 					type: 'race-edited',
 					race: record.id,
@@ -468,14 +402,14 @@ export function createRaceService(
 			);
 			pendingEdits.delete(previewId);
 			const after = await repo.loadState(league.id);
-			const race = 'already' in done ? done.already : record.id;
+			const race = 'already' in done ? done.already.race : record.id;
 			return { already: 'already' in done, view: view(league, after, after.race(race)!), warnings };
 		},
 		async cancelEdit(actor, previewId) {
-			const claimed = await claimFrom(pendingEdits, actor, previewId);
-			if (claimed === undefined) throw expired('nothing was changed', 'Run /race edit again.');
+			const claimed = await pendingEdits.claim(actor, previewId);
+			if (claimed === undefined) throw expiredPreview('nothing was changed', 'Run /race edit again.');
 			pendingEdits.delete(previewId);
-			return claimed.preview;
+			return claimed.item.preview;
 		},
 		async show(actor, ref) {
 			const { league, state, record } = await findRace(actor, ref);

@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
-import { PREVIEW_TTL_MS, splitRaceRef } from '../../src/services/race-service.js';
+import { PREVIEW_TTL_MS } from '../../src/services/previews.js';
+import { splitRaceRef } from '../../src/services/race-service.js';
 import {
 	addRace,
 	eventCount,
