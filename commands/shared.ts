@@ -115,5 +115,11 @@ export async function chartFiles(
 	render: (charts: ChartRenderer) => Promise<Buffer>,
 ): Promise<{ attachment: Buffer; name: string }[]> {
 	if (ctx.charts === undefined) return [];
-	return [{ attachment: await render(ctx.charts), name }];
+	try {
+		return [{ attachment: await render(ctx.charts), name }];
+	} catch (error) {
+		// A chart is an extra: the reply goes without it rather than failing (the renderer's message names no user text).
+		ctx.log.error({ err: error, chart: name }, 'chart not drawn');
+		return [];
+	}
 }

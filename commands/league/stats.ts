@@ -63,6 +63,7 @@ export async function leagueStats(interaction: ChatInputCommandInteraction, ctx:
 	const stats = await servicesOf(ctx).stats.stats(actorOf(interaction), {
 		league: interaction.options.getString('league') ?? undefined,
 	});
-	const files = await chartFiles(ctx, 'reliability.png', (charts) => charts.reliability(reliabilityChartOf(stats)));
+	const chart = reliabilityChartOf(stats);
+	const files = chart === undefined ? [] : await chartFiles(ctx, 'reliability.png', (charts) => charts.reliability(chart));
 	await answer(interaction, { embeds: [embedOf(statsEmbed(stats, files[0]?.name))], files }, { ephemeral: false });
 }

@@ -117,7 +117,10 @@ function seriesPoints(
 	return points;
 }
 
-/** The rating-history chart of up to four players, as of `asOf` (the races that had happened by then). */
+/**
+ * The rating-history chart of up to four players, as of `asOf` (the races that had happened by then). A player with
+ * no rated race by then has no line; with no line at all there is no chart (undefined), never a chart that fails.
+ */
 export async function ratingHistoryChart(
 	repo: LeagueRepository,
 	league: LeagueInfo,
@@ -125,7 +128,7 @@ export async function ratingHistoryChart(
 	players: readonly { readonly id: string; readonly name: string }[],
 	asOf: string,
 	cache?: HistoryCache,
-): Promise<RatingHistoryChart> {
+): Promise<RatingHistoryChart | undefined> {
 	const system = getSystem(systemId);
 	const params: unknown = system.params(league.config.params[systemId]);
 	const scale = ratingScale(systemId, params);
@@ -151,10 +154,14 @@ export async function ratingHistoryChart(
 		for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
 		histories = step.value;
 	}
-	const series: RatingSeries[] = players.slice(0, MAX_CHART_PLAYERS).map((p) => ({
-		player: p.name,
-		points: seriesPoints(system, params, scale, histories.get(p.id) ?? [], asOf, dated),
-	}));
+	const series: RatingSeries[] = players
+		.slice(0, MAX_CHART_PLAYERS)
+		.map((p) => ({
+			player: p.name,
+			points: seriesPoints(system, params, scale, histories.get(p.id) ?? [], asOf, dated),
+		}))
+		.filter((s) => s.points.length > 0);
+	if (series.length === 0) return undefined;
 	return {
 		league: league.config.name,
 		system: systemId,

@@ -83,7 +83,10 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const period = day === '01' ? monthName(previousMonth(month)) : `${periodStart} to ${asOf}`;
 			const list = (field: string, items: readonly string[], max?: number) =>
 				items.length > 0 && { name: field, value: listWithMore(items, max) };
-			const image = charts === undefined ? undefined : 'ranking.png';
+			const top = summary.top.map((s, i) => ({ ...s, name: state.resolve(s.player)?.name ?? s.player, rank: i + 1 }));
+			// A month whose races rated no one (every racer DNS) has no ranking to draw.
+			const drawn = charts !== undefined && top.length > 0 ? charts : undefined;
+			const image = drawn === undefined ? undefined : 'ranking.png';
 			const embed = fitEmbed({
 				title: `Monthly ranking, ${period}`,
 				author: `${config.name} · ${system}`,
@@ -117,11 +120,10 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 				footer: `as of ${asOf} · † provisional`,
 			});
 			const content = `**${escapeForDiscord(config.name)}**: the monthly ranking is out.`;
-			const top = summary.top.map((s, i) => ({ ...s, name: state.resolve(s.player)?.name ?? s.player, rank: i + 1 }));
 			const files =
-				charts === undefined
+				drawn === undefined
 					? []
-					: [{ name: 'ranking.png', data: await charts.leaderboard(leaderboardChart({ league, system, asOf }, top)) }];
+					: [{ name: 'ranking.png', data: await drawn.leaderboard(leaderboardChart({ league, system, asOf }, top)) }];
 			return { content, embeds: [embed], files };
 		},
 	};

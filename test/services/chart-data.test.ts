@@ -51,6 +51,25 @@ describe('rating history chart data', () => {
 	});
 });
 
+describe('a chart with nothing to draw', () => {
+	it('is no chart: a player whose only entry is a DNS, or whose races are all voided; a compared one is left off', async () => {
+		const w = world();
+		const organizer = { ...member, manageGuild: true };
+		await w.services.leagues.create(organizer, { name: 'Cup', headline: 'endure' });
+		await addRace(w, '1. Ann\n2. Bob\nNewcomer Ned DNS', undefined, '2026-02-20');
+		const ned = await w.services.ratings.rating(member, { player: 'Newcomer Ned', chart: true });
+		expect(ned.summary).toBeUndefined();
+		expect(ned.chart).toBeUndefined();
+		expect(() => ratingEmbed(ned, undefined)).not.toThrow();
+		const compared = await w.services.ratings.rating(member, { player: 'Ann', chart: true, compare: 'Newcomer Ned' });
+		expect(compared.chart!.series.map((s) => s.player)).toEqual(['Ann']);
+		await addRace(w, '1. Cy\n2. Ann', undefined, '2026-02-21');
+		await w.services.races.void(organizer, 'R2', 'wrong race');
+		const cy = await w.services.ratings.rating(member, { player: 'Cy', chart: true });
+		expect(cy.chart).toBeUndefined();
+	});
+});
+
 describe('kept histories (history-cache.ts)', () => {
 	it('give the same chart as a full replay: after races, after a void (replayed), after a new race (applied)', async () => {
 		const w = world();
