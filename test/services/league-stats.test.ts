@@ -126,7 +126,7 @@ describe('league stats service', () => {
 		expect(stats.best!.next!.margin).toBe(ll[0]! - ll[1]!);
 		expect(stats.best!.next!.margin).toBeGreaterThan(0);
 		// the chart: the three best, best first, each decile that holds predictions as one point
-		const chart = reliabilityChartOf(stats);
+		const chart = reliabilityChartOf(stats)!;
 		expect(chart).toMatchObject({ league: 'Zak', system: 'calibration', asOf: '293 races' });
 		expect(chart.series.map((s) => s.system)).toEqual(scored.map((s) => s.system).slice(0, 3));
 		expect(chart.series[0]!.system).toBe(stats.best!.system);
