@@ -45,11 +45,11 @@ const data = {
 				{
 					type: Attachment,
 					name: 'file',
-					description:
-						'CSV scoreboard (player,position[,time,status]) or a Race for Kicks thisrace.sb, at most 256 KiB',
+					description: "The sim's result file (ACC, AC, rF2/LMU, AMS, RaceRoom, iRacing…) or a scoreboard, up to 8 MiB",
 				},
 				{ type: Text, name: 'date', description: 'Race date, YYYY-MM-DD', max_length: 10 },
 				{ type: Text, name: 'name', description: 'Race name, shown in the preview', max_length: 100 },
+				{ type: Text, name: 'class', description: 'Of a multi-class result file: the class to rate', max_length: 64 },
 			],
 		},
 		{

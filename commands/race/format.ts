@@ -21,6 +21,8 @@ function place(line: { position: number; status: string }): string {
 export function previewLine(scale: RatingScale, line: PreviewLine): string {
 	const parts = [place(line), `**${esc(line.name)}**${line.isNew ? ' *(new player)*' : ''}`];
 	if (line.time !== undefined) parts.push(displayTime(line.time));
+	// What the result file adds (an inferred status, penalties, the class), in italics: check it before Confirm.
+	if (line.note !== undefined) parts.push(`*(${esc(line.note)})*`);
 	if (line.expectedRank !== undefined && Number.isFinite(line.expectedRank))
 		parts.push(`(exp. ${fmtPosition(line.expectedRank)})`);
 	if (line.before && line.after) {
@@ -51,7 +53,10 @@ export function previewEmbed(preview: RacePreview): EmbedSpec {
 		author: preview.league.config.name,
 		colour: warnings.length > 0 ? EMBED_COLOURS.warning : EMBED_COLOURS.neutral,
 		description: {
-			head: [`${when} · rating changes under \`${preview.system}\`, expected place (exp.) before the race`],
+			head: [
+				...(preview.source !== undefined ? [esc(preview.source)] : []),
+				`${when} · rating changes under \`${preview.system}\`, expected place (exp.) before the race`,
+			],
 			lines: preview.lines.map((line) => previewLine(scale, line)),
 			tail: newcomers > 0 ? [`${plural(newcomers, 'new player')} will be created.`] : [],
 		},

@@ -12,16 +12,17 @@ import {
 import { customId, type CommandContext, type ModalHandler } from '../../src/discord/command.js';
 import { downloadAttachment, sizeText } from '../../src/services/attachment-download.js';
 import type { SubmitInput } from '../../src/services/race-service.js';
+import type { RaceFile } from '../../src/services/submission.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
 import { confirmCancelRow } from '../confirm-buttons.js';
 import { previewEmbed } from './format.js';
-import { r4kScoreboardText } from '../../src/formats/import-r4k.js';
-import { ImportError } from '../../src/formats/import-table.js';
 
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;
+/** A sim's result file: rFactor 2 files reach 2 MB. */
+export const MAX_RESULT_FILE_BYTES = 8 * 1024 * 1024;
 
 export interface CsvAttachmentLimits {
 	/** Largest file read (default MAX_ATTACHMENT_BYTES). */
@@ -63,19 +64,17 @@ export async function readCsvAttachment(
 }
 
 /**
- * A scoreboard file's text: a .csv as it is, or a Race for Kicks `thisrace.sb` (each racer's best competing lap) as
- * scoreboard text.
+ * A result file's bytes: any name (Discord names a long pasted message `message.txt`; the content decides what it
+ * is, src/formats/results/read-file.ts), declared size checked before the download.
  */
-async function scoreboardFileText(file: Attachment): Promise<string> {
-	const limits = { maxBytes: MAX_ATTACHMENT_BYTES, what: 'scoreboard', extensions: ['.csv', '.sb'] };
-	const content = await readCsvAttachment(file, limits);
-	if (!file.name.toLowerCase().endsWith('.sb')) return content;
-	try {
-		return r4kScoreboardText(content, file.name);
-	} catch (error) {
-		if (!(error instanceof ImportError)) throw error;
-		throw new UserFacingError('bad-scoreboard', `${error.message}. Nothing was stored.`);
+async function raceFileOf(file: Attachment): Promise<RaceFile> {
+	if (file.size > MAX_RESULT_FILE_BYTES) {
+		throw new UserFacingError(
+			'file-too-large',
+			`The file is ${sizeText(file.size)}: at most ${sizeText(MAX_RESULT_FILE_BYTES)}. Nothing was stored.`,
+		);
 	}
+	return { name: file.name, bytes: await downloadAttachment(file.url, { maxBytes: MAX_RESULT_FILE_BYTES }) };
 }
 
 /**
@@ -150,10 +149,10 @@ export async function submit(interaction: ChatInputCommandInteraction, ctx: Comm
 		return;
 	}
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const text = file ? await scoreboardFileText(file) : resultsText(results ?? '');
 	await previewReply(interaction, ctx, {
 		league: optional(given.league),
-		text,
+		...(file ? { file: await raceFileOf(file) } : { text: resultsText(results ?? '') }),
+		carClass: optional(interaction.options.getString('class')),
 		date: optional(given.date),
 		name: optional(given.name),
 	});

@@ -12,6 +12,8 @@ export interface PreviewLine {
 	readonly name: string;
 	readonly status: EntryStatus;
 	readonly time?: number | undefined;
+	/** What a result file says of the racer beyond the scoreboard: an inferred status, penalties, the class. */
+	readonly note?: string | undefined;
 	/** Not in the league yet: confirming creates the player. */
 	readonly isNew: boolean;
 	readonly before?: RatingSummary | undefined;

@@ -10,7 +10,8 @@ import {
 import type { EntryInput, RaceInput } from '../league/league-events.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
-import { parseScoreboard } from '../formats/scoreboard.js';
+import { parseScoreboard, type ScoreboardResult } from '../formats/scoreboard.js';
+import { fileSubmission, type RaceFile, type Submission } from './submission.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
@@ -36,8 +37,12 @@ export const RACES_PER_PAGE = 10;
 
 export interface SubmitInput {
 	readonly league?: string | undefined;
-	/** The scoreboard text (pasted, or the CSV attachment's content). */
-	readonly text: string;
+	/** The scoreboard as pasted. */
+	readonly text?: string | undefined;
+	/** Or a file: a sim's result file, a scoreboard CSV or text, a Race for Kicks scoreboard (read-file.ts). */
+	readonly file?: RaceFile | undefined;
+	/** Of a multi-class result file, the class to rate alone. */
+	readonly carClass?: string | undefined;
 	readonly date?: string | undefined;
 	readonly name?: string | undefined;
 }
@@ -52,6 +57,8 @@ export interface RacePreview {
 	/** The organizer gave no date: the race is dated today. */
 	readonly datedToday: boolean;
 	readonly lines: readonly PreviewLine[];
+	/** Where the results came from, when a sim's result file: "Read as … results: race, 24 cars". */
+	readonly source?: string | undefined;
 	/** Parser warnings, including possible typos ("did you mean …"). */
 	readonly warnings: readonly string[];
 	readonly unrated?: string | undefined;
@@ -171,9 +178,24 @@ function doubleSubmission(state: LeagueLog, race: RaceInput): string[] {
 	];
 }
 
+const knownPlayersOf = (state: LeagueLog) => state.players().flatMap((p) => [p.name, ...p.aliases]);
+
 function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warnings: string[] } {
-	const knownPlayers = state.players().flatMap((p) => [p.name, ...p.aliases]);
-	const result = parseScoreboard(text, { knownPlayers });
+	return scoreboardEntries(parseScoreboard(text, { knownPlayers: knownPlayersOf(state) }));
+}
+
+/** A paste or a file as the entries of a race, with what the preview says about the file (submission.ts). */
+function readSubmission(input: SubmitInput, state: LeagueLog): Submission {
+	if (input.file === undefined) {
+		if (input.carClass !== undefined) {
+			throw refused('bad-results-file', 'class: is for a sim result file with classes; a pasted scoreboard has none.');
+		}
+		return parse(input.text ?? '', state);
+	}
+	return fileSubmission(input.file, input.carClass, knownPlayersOf(state), scoreboardEntries);
+}
+
+function scoreboardEntries(result: ScoreboardResult): { entries: EntryInput[]; warnings: string[] } {
 	if (!result.ok) {
 		// Whole lines within Discord's 2,000 characters, the rest counted (issue 9 item 1: long lines made it 3,000).
 		const lines = result.errors.map((e) => clip(`line ${e.line}: ${e.message}`, 300));
@@ -261,9 +283,10 @@ export function createRaceService(
 			const league = await leagues.resolve(actor, input.league);
 			requireOrganizer(actor, league.config);
 			const state = await repo.loadState(league.id);
-			const { entries, warnings } = parse(input.text, state);
-			const name = input.name?.trim();
-			const dating = raceDate(input.date, state, league.config.timezone, clock());
+			const submission = readSubmission(input, state);
+			const { entries, warnings } = submission;
+			const name = (input.name ?? submission.name)?.trim();
+			const dating = raceDate(input.date ?? submission.date, state, league.config.timezone, clock());
 			const race: RaceInput = { entries, date: dating.date, ...(name !== undefined && name !== '' && { name }) };
 			const at = clock().toISOString();
 			await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
@@ -275,10 +298,11 @@ export function createRaceService(
 				id,
 				league,
 				system,
-				...(input.name !== undefined && { name: input.name }),
+				...(name !== undefined && name !== '' && { name }),
 				date: dating.date,
 				datedToday: dating.today,
-				lines,
+				lines: submission.notes === undefined ? lines : lines.map((l, i) => ({ ...l, note: submission.notes![i] })),
+				...(submission.source !== undefined && { source: submission.source }),
 				warnings: [
 					...dating.warnings,
 					...warnings,

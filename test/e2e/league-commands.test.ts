@@ -371,25 +371,38 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 
 	it('an oversized file is refused before it is downloaded', async () => {
 		const before = await eventCount();
-		const big = bot.fake.addAttachment('big.csv', `player,position\n${'x,1\n'.repeat(70_000)}`, 'text/csv');
+		const big = bot.fake.addAttachment('big.csv', `player,position\n${'x,1\n'.repeat(2_200_000)}`, 'text/csv');
 		await expectRefusal(
 			'race',
 			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(big['id']) }])],
 			ORGANIZER,
-			/at most 256 KiB\. Nothing was stored\./,
+			/The file is 8\.4 MiB: at most 8 MiB\. Nothing was stored\./,
 		);
 		expect(bot.fake.requests.some((r) => r.path.includes(String(big['id'])))).toBe(false);
 		expect(await eventCount()).toBe(before);
 	});
 
-	it('a file that is not .csv is refused', async () => {
-		const file = bot.fake.addAttachment('results.txt', '1. Alice\n2. Bob\n');
+	it('a file is read by its content, not its name: message.txt (a long paste) is a scoreboard', async () => {
+		const file = bot.fake.addAttachment('message.txt', '1. Alice\n2. Bob\n');
+		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
+		expect(p.text).toMatch(/1\. \*\*Alice\*\*/);
+		await click(p.cancel!);
+	});
+
+	it('a file that is not text is refused, and nothing is stored', async () => {
+		const before = await eventCount();
+		const png = bot.fake.addAttachment(
+			'results.png',
+			Buffer.from('89504e470d0a1a0a0000000d4948445200000010', 'hex'),
+			'image/png',
+		);
 		await expectRefusal(
 			'race',
-			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }])],
+			[sub('submit', [text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(png['id']) }])],
 			ORGANIZER,
-			/must be a \.csv or \.sb scoreboard; "results\.txt" is not/,
+			/^The file is not text: expected a sim result file \(JSON, XML, CSV, text\) or a scoreboard\. Nothing was stored\.$/,
 		);
+		expect(await eventCount()).toBe(before);
 	});
 
 	it('a CSV attachment is read as the scoreboard', async () => {

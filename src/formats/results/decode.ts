@@ -70,7 +70,26 @@ function utf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): DecodedTex
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const cp1252 = new TextDecoder('windows-1252');
+/**
+ * Windows-1252 by hand: Node 20's TextDecoder('windows-1252') decodes ISO-8859-1 (0x80 as U+0080, not €). Latin-1
+ * for every byte, then the WHATWG table for 0x80-0x9F; its five unassigned bytes stay C1 controls (the scoreboard's
+ * name rules refuse those).
+ */
+const CP1252_HIGH =
+	'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+	'\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const cp1252 = {
+	decode(bytes: Uint8Array): string {
+		let text = '';
+		for (let i = 0; i < bytes.length; i += 8192) {
+			const chunk = bytes.subarray(i, i + 8192);
+			text += String.fromCharCode(
+				...Array.from(chunk, (b) => (b >= 0x80 && b < 0xa0 ? CP1252_HIGH.charCodeAt(b - 0x80) : b)),
+			);
+		}
+		return text;
+	},
+};
 
 function utf8Lines(bytes: Uint8Array): DecodedText {
 	try {
@@ -78,7 +97,7 @@ function utf8Lines(bytes: Uint8Array): DecodedText {
 	} catch {
 		// Some bytes are not UTF-8: decide line by line below.
 	}
-	if (!hasUtf8Sequence(bytes)) return windows1252(bytes, ['the file is not UTF-8: read as Windows-1252']);
+	if (!hasUtf8Sequence(bytes)) return windows1252(bytes, [wholeFileNote(bytes)]);
 	const warnings: string[] = [];
 	const parts: string[] = [];
 	const other: number[] = [];
@@ -111,6 +130,24 @@ function windows1252(bytes: Uint8Array, notes: string[]): DecodedText {
 	const warnings = [...notes];
 	noteReplacements(text, 'Windows-1252', warnings);
 	return { text, encoding: 'windows-1252', warnings };
+}
+
+/** `the file is not UTF-8: read as Windows-1252; check the names with accents on lines 12, 15`. */
+function wholeFileNote(bytes: Uint8Array): string {
+	const lines: number[] = [];
+	let line = 1;
+	let marked = false;
+	for (const byte of bytes) {
+		if (byte === 0x0a) {
+			line++;
+			marked = false;
+		} else if (byte >= 0x80 && !marked) {
+			lines.push(line);
+			marked = true;
+		}
+	}
+	const listed = lines.slice(0, MAX_LINE_WARNINGS).join(', ') + (lines.length > MAX_LINE_WARNINGS ? ', …' : '');
+	return `the file is not UTF-8: read as Windows-1252; check the letters outside ASCII on line${lines.length === 1 ? '' : 's'} ${listed}`;
 }
 
 /** Is there at least one valid multi-byte UTF-8 sequence? (A Windows-1252 file with accents has none.) */

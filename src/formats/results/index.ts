@@ -1,0 +1,13 @@
+import type { ResultReader } from './types.js';
+
+/**
+ * Every sim result format pitwall reads, tried in this order by `detect` on the file's content (never its name).
+ * The order only matters where two formats could look alike: the most specific look comes first.
+ */
+export const RESULT_READERS: readonly ResultReader[] = [];
+
+export function detectResultFormat(text: string): ResultReader | undefined {
+	return RESULT_READERS.find((reader) => reader.detect(text));
+}
+
+export { ResultFileError, type ResultEntry, type ResultFile, type ResultReader } from './types.js';

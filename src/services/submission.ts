@@ -1,0 +1,120 @@
+import { clip } from '../formats/clip-text.js';
+import { plural } from '../formats/plural.js';
+import { readRaceFile } from '../formats/results/read-file.js';
+import { classList, type ResultRacer } from '../formats/results/to-scoreboard.js';
+import { ResultFileError, type ResultFile } from '../formats/results/types.js';
+import type { ScoreboardResult } from '../formats/scoreboard.js';
+import type { EntryInput } from '../league/league-events.js';
+import { displayTime } from '../formats/display-time.js';
+import { refused } from './errors.js';
+
+/**
+ * A race submitted as a file (`/race submit file:`, the results inbox): read by read-file.ts, then told in the
+ * preview: which sim and session it was read as, each racer's note (an inferred status, penalties, the class), and
+ * what the organizer should check before Confirm (docs/result-files.md).
+ */
+
+export interface RaceFile {
+	readonly name: string;
+	readonly bytes: Uint8Array;
+}
+
+export interface Submission {
+	readonly entries: EntryInput[];
+	readonly warnings: string[];
+	/** "Read as … results: race, 24 cars, 2 classes" (files only). */
+	readonly source?: string;
+	/** Per entry (aligned with `entries`): what the file says beyond the scoreboard. */
+	readonly notes?: (string | undefined)[];
+	/** The race's day and name when the file gives them and the organizer did not. */
+	readonly date?: string;
+	readonly name?: string;
+}
+
+type ScoreboardEntries = (result: ScoreboardResult) => { entries: EntryInput[]; warnings: string[] };
+
+export function fileSubmission(
+	file: RaceFile,
+	carClass: string | undefined,
+	knownPlayers: readonly string[],
+	scoreboardEntries: ScoreboardEntries,
+): Submission {
+	let reading;
+	try {
+		reading = readRaceFile(file.bytes, { knownPlayers, carClass, fileName: file.name });
+	} catch (error) {
+		if (!(error instanceof ResultFileError)) throw error;
+		// Like the scoreboard's errors: ephemeral, no mentions parsed; the reader's message is shown as it is.
+		throw refused('bad-results-file', `${clip(error.message, 1800)}. Nothing was stored.`);
+	}
+	if (reading.kind === 'scoreboard') {
+		if (carClass !== undefined) {
+			throw refused('bad-results-file', 'class: is for a sim result file with classes; this file is a scoreboard.');
+		}
+		return scoreboardEntries(reading.result);
+	}
+	const { file: results, board } = reading;
+	const { entries, warnings } = scoreboardEntries(board.result);
+	return {
+		entries,
+		warnings: [...fileWarnings(results, board.racers, board.classes, board.carClass), ...warnings],
+		source: sourceLine(results, entries.length, board.carClass),
+		notes: board.racers.map(racerNote),
+		...(results.date !== undefined && { date: results.date }),
+		...(results.track !== undefined && { name: results.track }),
+	};
+}
+
+function sourceLine(file: ResultFile, racers: number, carClass: string | undefined): string {
+	const session = file.session !== undefined ? `, ${file.session}` : '';
+	const cls = carClass !== undefined ? ` of class ${carClass}` : '';
+	return `Read as ${file.formatName}${session}: ${plural(racers, 'racer')}${cls}`;
+}
+
+/** `DNF (inferred: 17 of 20 laps) · +5 s: cutting · GT4`. */
+export function racerNote({ from }: ResultRacer): string | undefined {
+	const parts: string[] = [];
+	if (from.statusInferred === true) {
+		parts.push(`${from.status} inferred${from.laps !== undefined ? `: ${plural(from.laps, 'lap')}` : ''}`);
+	} else if (from.reason !== undefined && from.status !== 'finished') {
+		parts.push(from.reason);
+	}
+	if (from.status === 'finished' && from.laps !== undefined && from.totalTime === undefined) {
+		parts.push(`${plural(from.laps, 'lap')}`);
+	}
+	parts.push(...(from.penalties ?? []));
+	if (from.carClass !== undefined) parts.push(from.carClass);
+	return parts.length === 0 ? undefined : parts.join(' · ');
+}
+
+function fileWarnings(
+	file: ResultFile,
+	racers: readonly ResultRacer[],
+	classes: readonly { name: string; cars: number }[],
+	carClass: string | undefined,
+): string[] {
+	const warnings = [...file.warnings];
+	const inferred = racers.filter((r) => r.from.statusInferred === true);
+	if (inferred.length > 0) {
+		const winner = racers.find((r) => r.from.status === 'finished')?.from;
+		const rule =
+			winner?.laps !== undefined && winner.totalTime !== undefined
+				? ` (fewer laps than the winner's ${winner.laps} in less than the winner's ${displayTime(winner.totalTime)})`
+				: '';
+		warnings.push(
+			`The file states no finish status: ${plural(inferred.length, 'status', 'statuses')} marked “inferred” ${inferred.length === 1 ? 'is' : 'are'} ` +
+				`read from laps and time${rule}. Check them: Cancel and submit corrected results, or correct the race with /race edit after Confirm.`,
+		);
+	}
+	const penalised = racers.filter((r) => (r.from.penalties ?? []).length > 0);
+	if (penalised.length > 0) {
+		warnings.push(`Penalties applied as the file records them: ${penalised.map((r) => r.entry.player).join(', ')}.`);
+	}
+	if (classes.length > 1 && carClass === undefined) {
+		warnings.push(
+			`The file holds ${classes.length} classes, ${classList(classes)}: rated as one field in overall order. ` +
+				`To rate one class by its class positions, submit again with class:${classes[0]!.name}.`,
+		);
+	}
+	return warnings;
+}
