@@ -28,6 +28,8 @@ export interface LeagueConfig {
 	readonly points?: readonly number[] | undefined;
 	/** Dropped results: only each driver's best `bestResults` race scores count (absent: every result counts). */
 	readonly bestResults?: number | undefined;
+	/** Discord channel id where the results inbox posts its previews (absent: the ranking channel). */
+	readonly resultsChannel?: string | undefined;
 }
 
 /** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */
@@ -55,7 +57,13 @@ export type LeagueEventBody =
 	 * `preview`: the id of the preview confirmed into this race (issue 9 item 3). The log refuses a second event with
 	 * the same preview id, so a Confirm pressed again (a retry, another process, after a restart) stores nothing.
 	 */
-	| { readonly type: 'race-submitted'; readonly race: RaceInput; readonly preview?: string | undefined }
+	| {
+			readonly type: 'race-submitted';
+			readonly race: RaceInput;
+			readonly preview?: string | undefined;
+			/** Sim ids the race's result file gave racers the league did not know by id yet (kept with the player). */
+			readonly simIds?: readonly SimIdClaim[] | undefined;
+	  }
 	/**
 	 * A whole history brought in at once (`/league import`, issue 8 §1): one record, so it is stored all or nothing on
 	 * every store. The fold applies it as one race-submitted per race, ids R1..RN, all at this event's seq.
@@ -82,7 +90,18 @@ export type LeagueEventBody =
 	  }
 	| { readonly type: 'alias-added'; readonly player: string; readonly alias: string }
 	/** `user: null` unlinks. */
-	| { readonly type: 'player-linked'; readonly player: string; readonly user: string | null };
+	| { readonly type: 'player-linked'; readonly player: string; readonly user: string | null }
+	/** A sim's id of the player given or taken back by an organizer (`/player simid`); `remove` takes it back. */
+	| { readonly type: 'sim-id-set'; readonly player: string; readonly simId: string; readonly remove?: boolean };
+
+/**
+ * A sim's own id of a driver (`steam:76561198…`, `iracing:123456`) for a racer of the race: `player` as the race's
+ * entry names them (a name, or `#n`). A driver who renames in the sim stays the same player.
+ */
+export interface SimIdClaim {
+	readonly player: string;
+	readonly simId: string;
+}
 
 export type LeagueEvent = EventMeta & LeagueEventBody;
 
@@ -102,6 +121,7 @@ export const leagueEventTypes: readonly LeagueEventType[] = [
 	'players-merged',
 	'alias-added',
 	'player-linked',
+	'sim-id-set',
 ];
 
 /** An event as it sits in the log: `seq` is its position, 0-based and contiguous. */

@@ -1,5 +1,5 @@
 import { listWithMore } from '../formats/clip-text.js';
-import type { LeagueConfig, LeagueEvent, LoggedEvent, RaceInput } from './league-events.js';
+import type { LeagueConfig, LeagueEvent, LoggedEvent, RaceInput, SimIdClaim } from './league-events.js';
 import {
 	checkConfig,
 	checkDatedForReset,
@@ -30,6 +30,8 @@ export interface PlayerInfo {
 	readonly aliases: readonly string[];
 	/** Linked Discord user id. */
 	readonly user?: string | undefined;
+	/** The sims' ids of the driver (`steam:…`, `iracing:…`), each belonging to this one player. */
+	readonly simIds?: readonly string[] | undefined;
 	/** Set once this player was merged into another; the id then resolves to that player. */
 	readonly mergedInto?: string | undefined;
 	/** The merge preview confirmed into that merge (idempotent Confirm, as for races). */
@@ -111,6 +113,8 @@ export interface LeagueLog {
 	/** The player stored under `id` (`#n`), without following merges: a player merged away is itself. */
 	playerById(id: string): PlayerInfo | undefined;
 	playerByUser(user: string): PlayerInfo | undefined;
+	/** The player a sim's driver id belongs to (following merges). */
+	playerBySimId(simId: string): PlayerInfo | undefined;
 	/** Players not merged away, by id order. */
 	players(): PlayerInfo[];
 	races(): readonly RaceRecord[];
@@ -153,9 +157,11 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	};
 	players.forEach(noteMerge);
 	const names = new Map<string, string>();
+	const simIndex = new Map<string, string>();
 	const index = (p: PlayerInfo) => {
 		if (p.mergedInto !== undefined) return;
 		for (const name of [p.name, ...p.aliases]) names.set(nameKey(name), p.id);
+		for (const simId of p.simIds ?? []) simIndex.set(simId, p.id);
 	};
 	players.forEach(index);
 
@@ -218,6 +224,10 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				const id = `R${races.length + 1}`;
 				checkDatedForReset(config, event.race.date, id);
 				const { entries, created } = planRaceContent(event.race, id, resolve, players.size);
+				const claimed = planSimIds(event.simIds ?? [], (ref) => {
+					const known = resolve(ref);
+					return known ?? created.find((p) => nameKey(p.name) === nameKey(ref));
+				});
 				const { date, mode, name } = event.race;
 				const record: RaceRecord = {
 					id,
@@ -237,6 +247,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					newPlayers: created.map((p) => p.id),
 					commit: () => {
 						created.forEach(setPlayer);
+						claimed.forEach(({ player, simId }) => giveSimId(player, simId));
 						raceIndex.set(id, races.length);
 						races.push(record);
 						notePreviews(record);
@@ -383,7 +394,12 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				if (other !== undefined && other.id !== p.id) {
 					throw new LeagueError(`that Discord user is already linked to ${other.name} (${other.id})`);
 				}
-				const unlinked: PlayerInfo = { id: p.id, name: p.name, aliases: p.aliases };
+				const unlinked: PlayerInfo = {
+					id: p.id,
+					name: p.name,
+					aliases: p.aliases,
+					...(p.simIds !== undefined && { simIds: p.simIds }),
+				};
 				return {
 					newPlayers: [],
 					commit: () => setPlayer(event.user === null ? unlinked : { ...unlinked, user: event.user }),
@@ -419,16 +435,63 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						players.set(gone.id, merged);
 						noteMerge(merged);
 						const user = into.user ?? gone.user;
+						const simIds = [...(into.simIds ?? []), ...(gone.simIds ?? [])];
 						setPlayer({
 							...into,
 							aliases: unique([...into.aliases, gone.name, ...gone.aliases]),
 							...(user !== undefined && { user }),
+							...(simIds.length > 0 && { simIds }),
 						});
 						if (first !== undefined) retro.push({ seq: at, from: first });
 					},
 				};
 			}
+			case 'sim-id-set': {
+				const p = must(event.player);
+				const simId = validSimId(event.simId);
+				if (event.remove === true) {
+					if (!(p.simIds ?? []).includes(simId)) throw new LeagueError(`${p.name} has no sim id ${simId}`);
+					return {
+						newPlayers: [],
+						commit: () => {
+							simIndex.delete(simId);
+							const rest = (p.simIds ?? []).filter((id) => id !== simId);
+							const { simIds: _dropped, ...others } = p;
+							setPlayer(rest.length > 0 ? { ...others, simIds: rest } : others);
+						},
+					};
+				}
+				const [claim] = planSimIds([{ player: p.id, simId }], resolve);
+				return { newPlayers: [], commit: () => claim && giveSimId(claim.player, claim.simId) };
+			}
 		}
+	};
+
+	/**
+	 * The claims that give an id: each id valid and belonging to no other player (one already the player's gives
+	 * nothing). `find` resolves a claim's player, new players of the race included.
+	 */
+	const planSimIds = (
+		claims: readonly SimIdClaim[],
+		find: (ref: string) => PlayerInfo | undefined,
+	): { player: PlayerInfo; simId: string }[] => {
+		if (!Array.isArray(claims)) throw new LeagueError('sim ids must be a list');
+		const planned: { player: PlayerInfo; simId: string }[] = [];
+		for (const claim of claims) {
+			const simId = validSimId(claim.simId);
+			const player = find(claim.player);
+			if (player === undefined) throw new LeagueError(`sim id ${simId}: no racer "${claim.player}" in the race`);
+			const owner = live(simIndex.get(simId));
+			if (owner !== undefined && owner.id !== player.id) {
+				throw new LeagueError(`the sim id ${simId} already belongs to ${owner.name}`);
+			}
+			if (owner === undefined && !planned.some((c) => c.simId === simId)) planned.push({ player, simId });
+		}
+		return planned;
+	};
+	const giveSimId = (planned: PlayerInfo, simId: string) => {
+		const p = players.get(planned.id) ?? planned;
+		setPlayer({ ...p, simIds: [...(p.simIds ?? []), simId] });
 	};
 
 	const playerByUser = (user: string) =>
@@ -458,6 +521,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		},
 		resolve,
 		playerByUser,
+		playerBySimId: (simId) => live(simIndex.get(simId)),
 		players: () => [...players.values()].filter((p) => p.mergedInto === undefined),
 		races: () => races,
 		race: (id) => {
@@ -504,6 +568,18 @@ const resultOf = (plan: Plan): ApplyResult => ({
 	...(plan.race !== undefined && { race: plan.race }),
 	...(plan.retroFrom !== undefined && { retroFrom: plan.retroFrom }),
 });
+
+/** `steam:76561198000000000`, `iracing:123456`: a namespace, a colon, and the sim's id (at most 64 characters). */
+const SIM_ID = /^[a-z][a-z0-9-]{0,15}:[\w.-]{1,64}$/u;
+
+function validSimId(simId: unknown): string {
+	if (typeof simId !== 'string' || !SIM_ID.test(simId)) {
+		throw new LeagueError(
+			`"${String(simId).slice(0, 80)}" is not a sim id: expected a sim and its id, like steam:76561198000000000 or iracing:123456`,
+		);
+	}
+	return simId;
+}
 
 const has = (race: RaceRecord, player: string) => race.entries.some((e) => e.player === player);
 

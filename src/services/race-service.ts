@@ -7,11 +7,11 @@ import {
 	PREVIEW_TTL_MS,
 	storePreviewOnce,
 } from './previews.js';
-import type { EntryInput, RaceInput } from '../league/league-events.js';
+import type { EntryInput, RaceInput, SimIdClaim } from '../league/league-events.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { parseScoreboard, type ScoreboardResult } from '../formats/scoreboard.js';
-import { fileSubmission, type RaceFile, type Submission } from './submission.js';
+import { fileSubmission, simIdKind, type RaceFile, type Submission } from './submission.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
@@ -145,6 +145,19 @@ export interface RaceService {
 	list(actor: Actor, league: string | undefined, page?: number): Promise<RacePage>;
 	/** Previews waiting for a click (tests, diagnostics). */
 	pendingCount(): number;
+	/**
+	 * Takes a waiting preview out of this process's memory, with the race it would store, for a caller that keeps it
+	 * where every process finds it (the results inbox, services/inbox-service.ts); undefined when it is not waiting.
+	 */
+	takePreview(actor: Actor, previewId: string): Promise<TakenPreview | undefined>;
+}
+
+/** A race preview taken out of memory (RaceService.takePreview): what its Confirm stores. */
+export interface TakenPreview {
+	readonly preview: RacePreview;
+	readonly race: RaceInput;
+	/** Sim ids claimed for the race's new racers, stored with the race (race-submitted `simIds`). */
+	readonly simIds?: SimIdClaim[] | undefined;
 }
 
 export interface RaceServiceOptions {
@@ -195,6 +208,42 @@ function readSubmission(input: SubmitInput, state: LeagueLog): Submission {
 	return fileSubmission(input.file, input.carClass, knownPlayersOf(state), scoreboardEntries);
 }
 
+/**
+ * Racers the league knows by their sim id are that player whatever the file calls them (a driver who renamed in the
+ * sim): the entry names the player by id, and the note says so. The other ids are claimed for the players the race
+ * names, stored with the race on Confirm.
+ */
+function knownDrivers(submission: Submission, state: LeagueLog): Submission & { claims: SimIdClaim[] } {
+	const claims: SimIdClaim[] = [];
+	const warnings = [...submission.warnings];
+	const notes = submission.notes === undefined ? undefined : [...submission.notes];
+	const entries = submission.entries.map((entry, i) => {
+		const simId = submission.simIds?.[i];
+		if (simId === undefined) return entry;
+		const owner = state.playerBySimId(simId);
+		if (owner === undefined) {
+			claims.push({ player: entry.player, simId });
+			const named = state.resolve(entry.player);
+			const kind = simId.slice(0, simId.indexOf(':') + 1);
+			const other = named?.simIds?.find((id) => id.startsWith(kind));
+			if (named !== undefined && other !== undefined) {
+				warnings.push(
+					`${named.name} raced before with ${simIdKind(simId)} ${other.slice(kind.length)}, and this file's ` +
+						`${entry.player} has ${simId.slice(kind.length)}: if they are two drivers, rename one in the sim or ` +
+						'Cancel and give the new one another name.',
+				);
+			}
+			return entry;
+		}
+		if (state.resolve(entry.player)?.id !== owner.id && notes !== undefined) {
+			const was = `“${entry.player}” in the file, same ${simIdKind(simId)}`;
+			notes[i] = notes[i] === undefined ? was : `${was} · ${notes[i]}`;
+		}
+		return { ...entry, player: owner.id };
+	});
+	return { ...submission, entries, warnings, ...(notes !== undefined && { notes }), claims };
+}
+
 function scoreboardEntries(result: ScoreboardResult): { entries: EntryInput[]; warnings: string[] } {
 	if (!result.ok) {
 		// Whole lines within Discord's 2,000 characters, the rest counted (issue 9 item 1: long lines made it 3,000).
@@ -233,7 +282,11 @@ export function createRaceService(
 ): RaceService {
 	const { clock = () => new Date(), newId = newPreviewId } = options;
 	const changes = options.changes ?? createChangeCache(repo);
-	const pending = createWaitingItems(repo, clock, (p: { preview: RacePreview; race: RaceInput }) => p.preview);
+	const pending = createWaitingItems(
+		repo,
+		clock,
+		(p: { preview: RacePreview; race: RaceInput; simIds?: SimIdClaim[] }) => p.preview,
+	);
 	const pendingEdits = createWaitingItems(repo, clock, (p: { preview: EditPreview; text: string }) => p.preview);
 
 	/** A correction of a race as `edit` stores it and `previewEdit` shows it: organizers only, same date and mode. */
@@ -274,6 +327,12 @@ export function createRaceService(
 
 	return {
 		pendingCount: () => pending.size(),
+		async takePreview(actor, previewId) {
+			const claimed = await pending.claim(actor, previewId);
+			if (claimed === undefined) return undefined;
+			pending.delete(previewId);
+			return claimed.item;
+		},
 		async checkSubmitter(actor, leagueRef) {
 			const league = await leagues.resolve(actor, leagueRef);
 			requireOrganizer(actor, league.config);
@@ -283,7 +342,7 @@ export function createRaceService(
 			const league = await leagues.resolve(actor, input.league);
 			requireOrganizer(actor, league.config);
 			const state = await repo.loadState(league.id);
-			const submission = readSubmission(input, state);
+			const submission = knownDrivers(readSubmission(input, state), state);
 			const { entries, warnings } = submission;
 			const name = (input.name ?? submission.name)?.trim();
 			const dating = raceDate(input.date ?? submission.date, state, league.config.timezone, clock());
@@ -313,7 +372,7 @@ export function createRaceService(
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,
 			};
-			pending.set(id, { preview, race });
+			pending.set(id, { preview, race, ...(submission.claims.length > 0 && { simIds: submission.claims }) });
 			return preview;
 		},
 		async confirm(actor, previewId) {
@@ -331,7 +390,13 @@ export function createRaceService(
 				: item.race;
 			// A failure here keeps the preview (pressing Confirm again retries); it is dropped once the event is stored.
 			const done = await storePreviewOnce(repo, league, previewId, 'submitted', 'bad-race', () =>
-				repo.appendEvent(league.id, { type: 'race-submitted', race, preview: previewId, by: actor.userId }),
+				repo.appendEvent(league.id, {
+					type: 'race-submitted',
+					race,
+					preview: previewId,
+					...(item.simIds !== undefined && { simIds: item.simIds }),
+					by: actor.userId,
+				}),
 			);
 			pending.delete(previewId);
 			if ('already' in done) return { already: true, league, race: done.already.race };

@@ -26,9 +26,18 @@ export interface Submission {
 	readonly source?: string;
 	/** Per entry (aligned with `entries`): what the file says beyond the scoreboard. */
 	readonly notes?: (string | undefined)[];
+	/** Per entry (aligned with `entries`): the sim's id of the driver, where the file gives one. */
+	readonly simIds?: (string | undefined)[];
 	/** The race's day and name when the file gives them and the organizer did not. */
 	readonly date?: string;
 	readonly name?: string;
+}
+
+/** `steam:7656…` → "Steam id" (for the preview's notes). */
+export function simIdKind(simId: string): string {
+	const kind = simId.slice(0, simId.indexOf(':'));
+	const names: Record<string, string> = { steam: 'Steam', iracing: 'iRacing' };
+	return `${names[kind] ?? kind} id`;
 }
 
 type ScoreboardEntries = (result: ScoreboardResult) => { entries: EntryInput[]; warnings: string[] };
@@ -60,6 +69,7 @@ export function fileSubmission(
 		warnings: [...fileWarnings(results, board.racers, board.classes, board.carClass), ...warnings],
 		source: sourceLine(results, entries.length, board.carClass),
 		notes: board.racers.map(racerNote),
+		simIds: board.racers.map((r) => r.from.simId),
 		...(results.date !== undefined && { date: results.date }),
 		...(results.track !== undefined && { name: results.track }),
 	};

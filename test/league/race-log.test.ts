@@ -404,3 +404,67 @@ describe('race log: a league-imported event (issue 8 §1)', () => {
 		expect(mid.snapshot()).toEqual(log.snapshot());
 	});
 });
+
+describe("race log: the sims' driver ids", () => {
+	const STEAM_ANN = 'steam:76561198000000001';
+	const STEAM_BOB = 'steam:76561198000000002';
+
+	it('a race gives its racers their ids, new players included; the id then finds the player by any name', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann') });
+		next(log, {
+			type: 'race-submitted',
+			race: race('Ann', 'Bob'),
+			simIds: [
+				{ player: 'Ann', simId: STEAM_ANN },
+				{ player: 'bob', simId: STEAM_BOB },
+			],
+		});
+		expect(log.playerBySimId(STEAM_ANN)).toMatchObject({ id: '#1', simIds: [STEAM_ANN] });
+		expect(log.playerBySimId(STEAM_BOB)).toMatchObject({ id: '#2', name: 'Bob', simIds: [STEAM_BOB] });
+		// A race that names the player by id (the service does, for a driver who renamed in the sim) is theirs.
+		next(log, { type: 'race-submitted', race: race('#2', 'Ann'), simIds: [{ player: '#2', simId: STEAM_BOB }] });
+		expect(names(log, 'R3')).toEqual(['Bob', 'Ann']);
+		expect(log.playerBySimId(STEAM_BOB)!.simIds).toEqual([STEAM_BOB]); // given once
+	});
+
+	it('refuses an id that belongs to another player, or that is no sim id; nothing is applied', () => {
+		const { log } = build({
+			type: 'race-submitted',
+			race: race('Ann', 'Bob'),
+			simIds: [{ player: 'Ann', simId: STEAM_ANN }],
+		});
+		const seq = log.seq();
+		expect(() =>
+			next(log, { type: 'race-submitted', race: race('Bob', 'Cy'), simIds: [{ player: 'Bob', simId: STEAM_ANN }] }),
+		).toThrow(new LeagueError('the sim id steam:76561198000000001 already belongs to Ann'));
+		expect(() =>
+			next(log, { type: 'race-submitted', race: race('Bob', 'Cy'), simIds: [{ player: 'Bob', simId: '7656' }] }),
+		).toThrow(/"7656" is not a sim id: expected a sim and its id, like steam:76561198000000000/);
+		expect(() =>
+			next(log, { type: 'race-submitted', race: race('Bob'), simIds: [{ player: 'Dee', simId: STEAM_BOB }] }),
+		).toThrow('sim id steam:76561198000000002: no racer "Dee" in the race');
+		expect(log.seq()).toBe(seq);
+		expect(log.resolve('Cy')).toBeUndefined();
+	});
+
+	it('an organizer sets and takes back an id; a link, a rename and a merge keep the ids', () => {
+		const { log } = build({ type: 'race-submitted', race: race('Ann') }, { type: 'race-submitted', race: race('Bob') });
+		next(log, { type: 'sim-id-set', player: 'Ann', simId: STEAM_ANN });
+		next(log, { type: 'player-linked', player: 'Ann', user: '42' });
+		next(log, { type: 'player-renamed', player: 'Ann', name: 'Anna' });
+		expect(log.playerBySimId(STEAM_ANN)).toMatchObject({ name: 'Anna', user: '42', simIds: [STEAM_ANN] });
+		next(log, { type: 'sim-id-set', player: 'Bob', simId: STEAM_BOB });
+		next(log, { type: 'players-merged', from: 'Bob', into: 'Anna' });
+		expect(log.playerBySimId(STEAM_BOB)?.name).toBe('Anna');
+		expect(log.resolve('Anna')!.simIds).toEqual([STEAM_ANN, STEAM_BOB]);
+		next(log, { type: 'sim-id-set', player: 'Anna', simId: STEAM_BOB, remove: true });
+		expect(log.playerBySimId(STEAM_BOB)).toBeUndefined();
+		expect(log.resolve('Anna')!.simIds).toEqual([STEAM_ANN]);
+		expect(() => next(log, { type: 'sim-id-set', player: 'Anna', simId: STEAM_BOB, remove: true })).toThrow(
+			'Anna has no sim id steam:76561198000000002',
+		);
+		// The ids survive a snapshot.
+		const again = createLeagueLog(JSON.parse(JSON.stringify(log.snapshot())) as LeagueLogSnapshot);
+		expect(again.playerBySimId(STEAM_ANN)?.name).toBe('Anna');
+	});
+});
