@@ -1,4 +1,4 @@
-/** `/player link|unlink|alias|rename|merge` (organizers). */
+/** `/player link|unlink|alias|rename|simid|merge` (organizers). */
 import {
 	InteractionContextType,
 	ApplicationCommandOptionType,
@@ -12,14 +12,14 @@ import { embedOf } from './embed.js';
 import { mergePreviewEmbed } from './player/merge.js';
 import { actorOf, completeCommon, esc, leagueOption, servicesOf } from './shared.js';
 
-const { Subcommand, String: Text, User } = ApplicationCommandOptionType;
+const { Subcommand, String: Text, User, Boolean } = ApplicationCommandOptionType;
 
 const playerOption = (name: string, description: string) =>
 	({ type: Text, name, description, required: true, autocomplete: true, max_length: 100 }) as const;
 
 const data = {
 	name: 'player',
-	description: 'Link, unlink, alias, rename and merge players (organizers)',
+	description: 'Link, unlink, alias, rename, sim ids and merge players (organizers)',
 	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
 	contexts: [InteractionContextType.Guild],
 	options: [
@@ -56,6 +56,22 @@ const data = {
 			options: [
 				playerOption('player', 'The player'),
 				{ type: Text, name: 'name', description: 'The new name', required: true, max_length: 64 },
+				leagueOption,
+			],
+		},
+		{
+			type: Subcommand,
+			name: 'simid',
+			description: "Show, give or take back a player's sim driver id (Steam, iRacing): result files find them by it",
+			options: [
+				playerOption('player', 'The player'),
+				{
+					type: Text,
+					name: 'id',
+					description: 'steam:76561198…, iracing:123456 (a bare 17-digit number is a Steam id)',
+					max_length: 80,
+				},
+				{ type: Boolean, name: 'remove', description: 'Take this id back from the player' },
 				leagueOption,
 			],
 		},
@@ -114,6 +130,22 @@ export default {
 					name: o.getString('name', true),
 				});
 				content = `Renamed to **${esc(r.player.name)}** (aliases: ${r.player.aliases.map(esc).join(', ') || 'none'}).`;
+				break;
+			}
+			case 'simid': {
+				const id = o.getString('id') ?? undefined;
+				const r = await players.simId(actor, {
+					league,
+					player: o.getString('player', true),
+					simId: id,
+					remove: o.getBoolean('remove') ?? undefined,
+				});
+				const ids = r.player.simIds ?? [];
+				const listed = ids.length === 0 ? 'no sim id' : ids.map((x) => `\`${esc(x)}\``).join(', ');
+				content =
+					id === undefined
+						? `**${esc(r.player.name)}** has ${listed}.`
+						: `**${esc(r.player.name)}** now has ${listed}: result files with ${ids.length === 1 ? 'it' : 'these'} are theirs, whatever name they carry.`;
 				break;
 			}
 			case 'merge': {

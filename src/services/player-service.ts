@@ -10,7 +10,7 @@ import { createMergePreviews, type MergePreviewOptions, type MergePreviews } fro
 import { findPlayer } from './players.js';
 import { newPreviewId } from './previews.js';
 
-/** `/player link|unlink|alias|rename|merge` (organizers): one event each, validated by the league log. */
+/** `/player link|unlink|alias|rename|simid|merge` (organizers): one event each, validated by the league log. */
 
 export interface PlayerChange {
 	readonly league: LeagueInfo;
@@ -34,6 +34,14 @@ export interface PlayerService extends MergePreviews {
 	/** Another name a scoreboard may use for the player (an in-game name): results typed with it find them. */
 	alias(actor: Actor, input: { league?: string | undefined; player: string; alias: string }): Promise<PlayerChange>;
 	rename(actor: Actor, input: { league?: string | undefined; player: string; name: string }): Promise<PlayerChange>;
+	/**
+	 * The sims' ids of the player (`simId` undefined: only shown), or one given (`steam:…`, `iracing:…`; a bare
+	 * 17-digit number is a Steam id) or taken back (`remove`).
+	 */
+	simId(
+		actor: Actor,
+		input: { league?: string | undefined; player: string; simId?: string | undefined; remove?: boolean | undefined },
+	): Promise<PlayerChange>;
 	/** Without a preview (the CLI's and the tests' shortcut); `/player merge` previews first. */
 	merge(actor: Actor, input: { league?: string | undefined; from: string; into: string }): Promise<PlayerChange>;
 }
@@ -104,6 +112,19 @@ export function createPlayerService(
 				type: 'alias-added',
 				player: player.id,
 				alias: newName(input.alias, 'alias'),
+				by: actor.userId,
+			}));
+		},
+		async simId(actor, input) {
+			const { league, player } = await playerIn(actor, input);
+			if (input.simId === undefined) return { league, player };
+			const typed = input.simId.trim();
+			const simId = /^\d{17}$/u.test(typed) ? `steam:${typed}` : typed.toLowerCase().replace(/^(\w+):\s*/u, '$1:');
+			return record(league, player.id, 'bad-sim-id', () => ({
+				type: 'sim-id-set',
+				player: player.id,
+				simId,
+				...(input.remove === true && { remove: true }),
 				by: actor.userId,
 			}));
 		},

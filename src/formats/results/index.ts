@@ -1,10 +1,19 @@
+import { classificationReader } from './classification.js';
+import { iracingCsvReader } from './iracing-csv.js';
+import { iracingJsonReader } from './iracing-json.js';
+import { lorenziReader } from './lorenzi.js';
 import type { ResultReader } from './types.js';
 
 /**
  * Every sim result format pitwall reads, tried in this order by `detect` on the file's content (never its name).
  * The order only matters where two formats could look alike: the most specific look comes first.
  */
-export const RESULT_READERS: readonly ResultReader[] = [];
+export const RESULT_READERS: readonly ResultReader[] = [
+	iracingJsonReader,
+	iracingCsvReader,
+	classificationReader,
+	lorenziReader,
+];
 
 export function detectResultFormat(text: string): ResultReader | undefined {
 	return RESULT_READERS.find((reader) => reader.detect(text));

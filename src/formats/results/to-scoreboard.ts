@@ -59,10 +59,13 @@ export function resultScoreboard(file: ResultFile, options: ResultScoreboardOpti
 	const others = named.filter((r) => r.from.status !== 'finished');
 	const winnerLaps = finishers[0]?.from.laps;
 	const ordered = [...finishers, ...others];
+	let place = 0;
 	const entries: RaceEntry[] = ordered.map((r, i) => {
 		const onWinnersLap = winnerLaps === undefined || r.from.laps === undefined || r.from.laps === winnerLaps;
 		const time = r.from.status === 'finished' && onWinnersLap ? r.from.totalTime : undefined;
-		return { player: r.name, position: i + 1, status: r.from.status, ...(time !== undefined && time > 0 && { time }) };
+		// A tie shares the place above (standard competition ranking: 1, 1, 3), among finishers only.
+		place = r.from.tied === true && r.from.status === 'finished' && i > 0 ? place : i + 1;
+		return { player: r.name, position: place, status: r.from.status, ...(time !== undefined && time > 0 && { time }) };
 	});
 	const csv = ['player,position,time,status'].concat(
 		entries.map((e) =>

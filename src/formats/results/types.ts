@@ -11,6 +11,10 @@ export interface ResultEntry {
 	readonly name: string;
 	/** Overall position as the file gives it or as the reader derives it (1 = first), unique per entry. */
 	readonly position: number;
+	/** Shares the place of the entry above (a Mario Kart table's equal points): the scoreboard ranks them 1, 1, 3. */
+	readonly tied?: boolean;
+	/** The points the file gives the racer, where they decide the order (Mario Kart tables). */
+	readonly points?: number;
 	/** `finished` for a car that took the flag (lapped or not); DNF, DNS, DSQ as the file states or the rule infers. */
 	readonly status: EntryStatus;
 	/** The status was inferred by the documented rule (the file states none): the preview marks it. */

@@ -65,6 +65,19 @@ describe('resultScoreboard', () => {
 		expect(resultScoreboard(file(RACE), { carClass: 'gt3' }).carClass).toBe('GT3');
 	});
 
+	it('gives tied racers one place (a Mario Kart table), ranked 1, 1, 3', () => {
+		const tied = file([
+			{ name: 'A', position: 1, status: 'finished', points: 100 },
+			{ name: 'B', position: 2, status: 'finished', points: 100, tied: true },
+			{ name: 'C', position: 3, status: 'finished', points: 98 },
+		]);
+		expect(rows(tied).map((r) => r.slice(0, 2))).toEqual([
+			['A', 1],
+			['B', 1],
+			['C', 3],
+		]);
+	});
+
 	it('refuses a class the file does not have, naming the ones it has', () => {
 		expect(() => resultScoreboard(file(RACE), { carClass: 'LMP2' })).toThrow(
 			new ResultFileError('the file has no class "LMP2": its classes are GT3 (5 cars), GT4 (1 car)'),
