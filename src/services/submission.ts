@@ -68,7 +68,7 @@ export function fileSubmission(
 		entries,
 		warnings: [...fileWarnings(results, board.racers, board.classes, board.carClass), ...warnings],
 		source: sourceLine(results, entries.length, board.carClass),
-		notes: board.racers.map(racerNote),
+		notes: board.racers.map((r) => racerNote(r, board.racers[0]?.from.laps)),
 		simIds: board.racers.map((r) => r.from.simId),
 		...(results.date !== undefined && { date: results.date }),
 		...(results.track !== undefined && { name: results.track }),
@@ -81,16 +81,16 @@ function sourceLine(file: ResultFile, racers: number, carClass: string | undefin
 	return `Read as ${file.formatName}${session}: ${plural(racers, 'racer')}${cls}`;
 }
 
-/** `DNF (inferred: 17 of 20 laps) · +5 s: cutting · GT4`. */
-export function racerNote({ from }: ResultRacer): string | undefined {
+/** `DNF inferred: 17 laps · +5 s: cutting · GT4`; a lapped finisher `+2 laps`. */
+export function racerNote({ from }: ResultRacer, winnerLaps: number | undefined): string | undefined {
 	const parts: string[] = [];
 	if (from.statusInferred === true) {
 		parts.push(`${from.status} inferred${from.laps !== undefined ? `: ${plural(from.laps, 'lap')}` : ''}`);
 	} else if (from.reason !== undefined && from.status !== 'finished') {
 		parts.push(from.reason);
 	}
-	if (from.status === 'finished' && from.laps !== undefined && from.totalTime === undefined) {
-		parts.push(`${plural(from.laps, 'lap')}`);
+	if (from.status === 'finished' && from.laps !== undefined && winnerLaps !== undefined && from.laps < winnerLaps) {
+		parts.push(`+${plural(winnerLaps - from.laps, 'lap')}`);
 	}
 	parts.push(...(from.penalties ?? []));
 	if (from.carClass !== undefined) parts.push(from.carClass);

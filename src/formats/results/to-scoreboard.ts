@@ -96,7 +96,7 @@ function fieldOf(
 	const match = classes.find((c) => c.name.toLowerCase() === asked.trim().toLowerCase());
 	if (match === undefined) {
 		const listed = classes.length === 0 ? 'it names no class' : `its classes are ${classList(classes)}`;
-		throw new ResultFileError(`the file has no class "${asked.trim()}": ${listed}`);
+		throw new ResultFileError(`The file has no class "${asked.trim()}": ${listed}`);
 	}
 	const inClass = file.entries.filter((e) => e.carClass === match.name);
 	// Class positions where the file gives them; its overall order is the class order otherwise.

@@ -80,7 +80,7 @@ describe('resultScoreboard', () => {
 
 	it('refuses a class the file does not have, naming the ones it has', () => {
 		expect(() => resultScoreboard(file(RACE), { carClass: 'LMP2' })).toThrow(
-			new ResultFileError('the file has no class "LMP2": its classes are GT3 (5 cars), GT4 (1 car)'),
+			new ResultFileError('The file has no class "LMP2": its classes are GT3 (5 cars), GT4 (1 car)'),
 		);
 	});
 
