@@ -84,7 +84,8 @@ function sourceLine(file: ResultFile, racers: number, carClass: string | undefin
 /** `DNF inferred: 17 laps · +5 s: cutting · GT4`; a lapped finisher `+2 laps`. */
 export function racerNote({ from }: ResultRacer, winnerLaps: number | undefined): string | undefined {
 	const parts: string[] = [];
-	if (from.statusInferred === true) {
+	// A finisher's status is inferred too where the file states none: only a retirement is worth marking.
+	if (from.statusInferred === true && from.status !== 'finished') {
 		parts.push(`${from.status} inferred${from.laps !== undefined ? `: ${plural(from.laps, 'lap')}` : ''}`);
 	} else if (from.reason !== undefined && from.status !== 'finished') {
 		parts.push(from.reason);
@@ -104,7 +105,7 @@ function fileWarnings(
 	carClass: string | undefined,
 ): string[] {
 	const warnings = [...file.warnings];
-	const inferred = racers.filter((r) => r.from.statusInferred === true);
+	const inferred = racers.filter((r) => r.from.statusInferred === true && r.from.status !== 'finished');
 	if (inferred.length > 0) {
 		const winner = racers.find((r) => r.from.status === 'finished')?.from;
 		const rule =
@@ -113,7 +114,8 @@ function fileWarnings(
 				: '';
 		warnings.push(
 			`The file states no finish status: ${plural(inferred.length, 'status', 'statuses')} marked “inferred” ${inferred.length === 1 ? 'is' : 'are'} ` +
-				`read from laps and time${rule}. Check them: Cancel and submit corrected results, or correct the race with /race edit after Confirm.`,
+				`read from laps and time${rule}; every other car is read as finished. Check them: Cancel and submit ` +
+				'corrected results, or correct the race with /race edit after Confirm.',
 		);
 	}
 	const penalised = racers.filter((r) => (r.from.penalties ?? []).length > 0);

@@ -64,7 +64,7 @@ warning go to stderr. A file that cannot be read prints its errors on stderr and
 			);
 		}
 		const { file, board } = reading;
-		const session = file.session !== undefined ? ` (${file.session})` : '';
+		const session = file.session !== undefined ? `, ${file.session}` : '';
 		io.err(`read as ${file.formatName}${session}\n`);
 		return printScoreboard(board.result, io, () => resultCsv(board.racers));
 	},

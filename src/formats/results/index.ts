@@ -1,3 +1,5 @@
+import { acReader } from './ac.js';
+import { accReader } from './acc.js';
 import { classificationReader } from './classification.js';
 import { iracingCsvReader } from './iracing-csv.js';
 import { iracingJsonReader } from './iracing-json.js';
@@ -9,6 +11,8 @@ import type { ResultReader } from './types.js';
  * The order only matters where two formats could look alike: the most specific look comes first.
  */
 export const RESULT_READERS: readonly ResultReader[] = [
+	accReader,
+	acReader,
 	iracingJsonReader,
 	iracingCsvReader,
 	classificationReader,
