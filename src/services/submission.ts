@@ -36,7 +36,7 @@ export interface Submission {
 /** `steam:7656…` → "Steam id" (for the preview's notes). */
 export function simIdKind(simId: string): string {
 	const kind = simId.slice(0, simId.indexOf(':'));
-	const names: Record<string, string> = { steam: 'Steam', iracing: 'iRacing' };
+	const names: Record<string, string> = { steam: 'Steam', iracing: 'iRacing', raceroom: 'RaceRoom' };
 	return `${names[kind] ?? kind} id`;
 }
 

@@ -1,4 +1,7 @@
 import { acReader } from './ac.js';
+import { ams2Reader } from './ams2.js';
+import { race07Reader } from './race07.js';
+import { raceroomReader } from './raceroom.js';
 import { accReader } from './acc.js';
 import { classificationReader } from './classification.js';
 import { iracingCsvReader } from './iracing-csv.js';
@@ -13,6 +16,9 @@ import type { ResultReader } from './types.js';
 export const RESULT_READERS: readonly ResultReader[] = [
 	accReader,
 	acReader,
+	ams2Reader,
+	raceroomReader,
+	race07Reader,
 	iracingJsonReader,
 	iracingCsvReader,
 	classificationReader,
