@@ -3,7 +3,7 @@ import { MessageFlags, type Attachment, type ChatInputCommandInteraction } from 
 import type { CommandContext } from '../../src/discord/command.js';
 import { answer, NO_MENTIONS } from '../../src/discord/reply.js';
 import type { NamedText } from '../../src/formats/league-file.js';
-import type { ImportSummary } from '../../src/services/league-transfer-service.js';
+import type { ImportSummary, PlayerFactCounts } from '../../src/services/league-transfer-service.js';
 import { readCsvAttachment } from '../race/submit.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';
@@ -30,6 +30,7 @@ export function importSummaryText(s: ImportSummary, file: string): string {
 		[
 			`Imported ${plural(s.races, 'race')} into **${esc(s.league.config.name)}** from ${esc(file)} (${FORMAT_NAMES[s.format]}): ${plural(s.players, 'new player')}, ${plural(s.entries, 'result')}.`,
 			dates,
+			...(givenText(s.given) === undefined ? [] : [`From the players file: ${givenText(s.given)!}.`]),
 			...(warnings.length > 0 ? [`Warnings (${s.warnings.length}):`, ...warnings] : []),
 			'Every rating is up to date: see /leaderboard.',
 		].join('\n'),
@@ -47,6 +48,7 @@ export async function importLeague(interaction: ChatInputCommandInteraction, ctx
 	const file = (await read(o.getAttachment('file', true)))!;
 	const races = await read(o.getAttachment('races'));
 	const drivers = await read(o.getAttachment('drivers'));
+	const players = await read(o.getAttachment('players'));
 
 	// Edits of the progress message go one after another, at most once a second; the summary waits for the last.
 	let edits = Promise.resolve();
@@ -72,6 +74,7 @@ export async function importLeague(interaction: ChatInputCommandInteraction, ctx
 				file,
 				races,
 				drivers,
+				players,
 				from: o.getInteger('from') ?? undefined,
 				to: o.getInteger('to') ?? undefined,
 			},
@@ -82,6 +85,17 @@ export async function importLeague(interaction: ChatInputCommandInteraction, ctx
 	} finally {
 		await edits; // an error reply (the router's) must not be overwritten by a late progress edit
 	}
+}
+
+/** `2 aliases, 1 Discord link and 3 sim ids`, or undefined for none. */
+function givenText(c: PlayerFactCounts): string | undefined {
+	const parts = [
+		c.aliases > 0 && plural(c.aliases, 'alias', 'aliases'),
+		c.links > 0 && plural(c.links, 'Discord link'),
+		c.simIds > 0 && plural(c.simIds, 'sim id'),
+	].filter((part): part is string => typeof part === 'string');
+	if (parts.length === 0) return undefined;
+	return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
 /** The `/league config` line that gives another league every setting this one's ratings depend on. */
@@ -105,17 +119,18 @@ export async function exportLeague(interaction: ChatInputCommandInteraction, ctx
 		{ attachment: Buffer.from(x.history, 'utf8'), name: `${slug}-history.csv` },
 		...(x.voided === undefined ? [] : [{ attachment: Buffer.from(x.voided, 'utf8'), name: `${slug}-voided.csv` }]),
 		{ attachment: Buffer.from(x.standings, 'utf8'), name: `${slug}-standings.csv` },
+		...(x.players === undefined ? [] : [{ attachment: Buffer.from(x.players, 'utf8'), name: `${slug}-players.csv` }]),
 	];
 	const content = clip(
 		[
 			`Export of **${esc(x.league.config.name)}**: ${plural(x.races, 'race')} in ${slug}-history.csv${x.voidedRaces > 0 ? ` (${plural(x.voidedRaces, 'voided race')} apart, in ${slug}-voided.csv)` : ''}, and the standings of every system as of ${x.asOf} in ${slug}-standings.csv.`,
 			'The history imports into a new league with /league import and is what `pitwall calibrate`, `backtest` and `replay` read.',
 			`For the same ratings there, give that league these settings first: \`${settingsCommand(x.league.config)}\``,
-			...(x.aliases + x.links > 0
-				? [
-						`Not in these files: ${[x.aliases > 0 && plural(x.aliases, 'alias', 'aliases'), x.links > 0 && plural(x.links, 'Discord link')].filter(Boolean).join(' and ')} (each player is under the name they have now); give them again there with /player alias and /player link.`,
-					]
-				: []),
+			...(x.players === undefined
+				? []
+				: [
+						`The players' ${givenText(x.given)!} are in ${slug}-players.csv: give it to /league import as players: with the history.`,
+					]),
 		].join('\n'),
 	);
 	await answer(interaction, { content, files }, { ephemeral: true });

@@ -68,7 +68,13 @@ export type LeagueEventBody =
 	 * A whole history brought in at once (`/league import`, issue 8 §1): one record, so it is stored all or nothing on
 	 * every store. The fold applies it as one race-submitted per race, ids R1..RN, all at this event's seq.
 	 */
-	| { readonly type: 'league-imported'; readonly races: readonly RaceInput[]; readonly source: string }
+	| {
+			readonly type: 'league-imported';
+			readonly races: readonly RaceInput[];
+			readonly source: string;
+			/** What the history cannot say: players' aliases, Discord links and sim ids (a players.csv of an export). */
+			readonly players?: readonly ImportedPlayer[] | undefined;
+	  }
 	| { readonly type: 'race-voided'; readonly race: string; readonly reason: string }
 	| {
 			readonly type: 'race-edited';
@@ -93,6 +99,14 @@ export type LeagueEventBody =
 	| { readonly type: 'player-linked'; readonly player: string; readonly user: string | null }
 	/** A sim's id of the player given or taken back by an organizer (`/player simid`); `remove` takes it back. */
 	| { readonly type: 'sim-id-set'; readonly player: string; readonly simId: string; readonly remove?: boolean };
+
+/** One player of an import, by the name the imported history gives them, and what to give them. */
+export interface ImportedPlayer {
+	readonly name: string;
+	readonly aliases: readonly string[];
+	readonly user?: string | undefined;
+	readonly simIds: readonly string[];
+}
 
 /**
  * A sim's own id of a driver (`steam:76561198…`, `iracing:123456`) for a racer of the race: `player` as the race's

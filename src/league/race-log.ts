@@ -1,5 +1,5 @@
 import { listWithMore } from '../formats/clip-text.js';
-import type { LeagueConfig, LeagueEvent, LoggedEvent, RaceInput, SimIdClaim } from './league-events.js';
+import type { ImportedPlayer, LeagueConfig, LeagueEvent, LoggedEvent, RaceInput, SimIdClaim } from './league-events.js';
 import {
 	checkConfig,
 	checkDatedForReset,
@@ -291,10 +291,12 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						edits: [],
 					});
 				});
+				const given = planImportedPlayers(event.players ?? [], created, createdNames);
 				return {
 					newPlayers: created.map((p) => p.id),
 					commit: () => {
 						created.forEach(setPlayer);
+						given.forEach(setPlayer);
 						for (const record of records) {
 							raceIndex.set(record.id, races.length);
 							races.push(record);
@@ -455,9 +457,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						newPlayers: [],
 						commit: () => {
 							simIndex.delete(simId);
-							const rest = (p.simIds ?? []).filter((id) => id !== simId);
-							const { simIds: _dropped, ...others } = p;
-							setPlayer(rest.length > 0 ? { ...others, simIds: rest } : others);
+							setPlayer({ ...p, simIds: (p.simIds ?? []).filter((id) => id !== simId) });
 						},
 					};
 				}
@@ -468,6 +468,55 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	};
 
 	/**
+	 * An import's players.csv: each named player is one the import creates, given their aliases, Discord link and sim
+	 * ids under the same rules as the events that give them one by one (a name or id belongs to one player).
+	 */
+	const planImportedPlayers = (
+		given: readonly ImportedPlayer[],
+		created: readonly PlayerInfo[],
+		createdNames: ReadonlyMap<string, PlayerInfo>,
+	): PlayerInfo[] => {
+		if (!isList(given)) throw new LeagueError('the players of an import must be a list');
+		const owners = new Map<string, string>([...createdNames].map(([key, p]) => [key, p.id]));
+		const users = new Set<string>();
+		const ids = new Set<string>();
+		return given.map((facts) => {
+			const p = createdNames.get(nameKey(facts.name));
+			if (p === undefined || !created.includes(p)) {
+				throw new LeagueError(`players file: "${facts.name}" races in none of the imported races`);
+			}
+			const aliases = facts.aliases.map((raw) => {
+				const alias = validName(raw, 'alias');
+				const owner = owners.get(nameKey(alias));
+				if (owner !== undefined && owner !== p.id) {
+					throw new LeagueError(
+						`players file: "${alias}" already names ${createdNames.get(nameKey(alias))?.name ?? owner}`,
+					);
+				}
+				owners.set(nameKey(alias), p.id);
+				return alias;
+			});
+			if (facts.user !== undefined) {
+				if (users.has(facts.user))
+					throw new LeagueError(`players file: the Discord user ${facts.user} is linked twice`);
+				users.add(facts.user);
+			}
+			const simIds = facts.simIds.map((raw) => {
+				const simId = validSimId(raw);
+				if (ids.has(simId)) throw new LeagueError(`players file: the sim id ${simId} is given twice`);
+				ids.add(simId);
+				return simId;
+			});
+			return {
+				...p,
+				aliases: unique([...p.aliases, ...aliases]),
+				...(facts.user !== undefined && { user: facts.user }),
+				...(simIds.length > 0 && { simIds }),
+			};
+		});
+	};
+
+	/**
 	 * The claims that give an id: each id valid and belonging to no other player (one already the player's gives
 	 * nothing). `find` resolves a claim's player, new players of the race included.
 	 */
@@ -475,7 +524,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		claims: readonly SimIdClaim[],
 		find: (ref: string) => PlayerInfo | undefined,
 	): { player: PlayerInfo; simId: string }[] => {
-		if (!Array.isArray(claims)) throw new LeagueError('sim ids must be a list');
+		if (!isList(claims)) throw new LeagueError('sim ids must be a list');
 		const planned: { player: PlayerInfo; simId: string }[] = [];
 		for (const claim of claims) {
 			const simId = validSimId(claim.simId);
@@ -568,6 +617,9 @@ const resultOf = (plan: Plan): ApplyResult => ({
 	...(plan.race !== undefined && { race: plan.race }),
 	...(plan.retroFrom !== undefined && { retroFrom: plan.retroFrom }),
 });
+
+/** A stored event's list (Array.isArray would narrow a readonly array to any[]). */
+const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
 
 /** `steam:76561198000000000`, `iracing:123456`: a namespace, a colon, and the sim's id (at most 64 characters). */
 const SIM_ID = /^[a-z][a-z0-9-]{0,15}:[\w.-]{1,64}$/u;

@@ -8,7 +8,9 @@ import {
 	readLeagueFile,
 	type LeagueFileFormat,
 	type LeagueFileInput,
+	type NamedText,
 } from '../formats/league-file.js';
+import { PlayersCsvError, readPlayersCsv, writePlayersCsv, type PlayerFacts } from '../formats/players-csv.js';
 import type { RaceInput } from '../league/league-events.js';
 import { LeagueError, type LeagueLog } from '../league/race-log.js';
 import { nameKey } from '../league/race-log-checks.js';
@@ -28,6 +30,8 @@ import { leagueReadingDay } from './league-day.js';
 
 export interface ImportLeagueInput extends LeagueFileInput {
 	readonly league?: string | undefined;
+	/** A players.csv of an export: aliases, Discord links and sim ids of the history's players. */
+	readonly players?: NamedText | undefined;
 }
 
 export interface ImportSummary {
@@ -41,6 +45,14 @@ export interface ImportSummary {
 	readonly lastDate?: string | undefined;
 	readonly undated: number;
 	readonly warnings: readonly string[];
+	/** Aliases, Discord links and sim ids given from the players file. */
+	readonly given: PlayerFactCounts;
+}
+
+export interface PlayerFactCounts {
+	readonly aliases: number;
+	readonly links: number;
+	readonly simIds: number;
 }
 
 export interface LeagueExportFiles {
@@ -53,9 +65,9 @@ export interface LeagueExportFiles {
 	readonly races: number;
 	readonly voidedRaces: number;
 	readonly systems: readonly string[];
-	/** What the files do not carry (the history names each player by the name it has now). */
-	readonly aliases: number;
-	readonly links: number;
+	/** The players' aliases, Discord links and sim ids (players.csv; undefined when no player has any). */
+	readonly players: string | undefined;
+	readonly given: PlayerFactCounts;
 }
 
 /** Hears the import's progress: races rated of `total` (0 of N once the file is read and checked). */
@@ -85,6 +97,7 @@ export function createLeagueTransferService(
 			if (file.races.length === 0) {
 				throw refused('bad-import', `Nothing was imported: ${escapeForDiscord(input.file.name)} has no races.`);
 			}
+			const players = readPlayers(input.players);
 			const races: RaceInput[] = file.races.map((race, i) => ({
 				// The file's race id becomes the race's name, unless it is just the id the league gives it.
 				...(nameKey(race.id) !== nameKey(`R${i + 1}`) && { name: race.id }),
@@ -92,7 +105,13 @@ export function createLeagueTransferService(
 				...(race.mode !== undefined && { mode: race.mode }),
 				entries: race.entries,
 			}));
-			const event = { type: 'league-imported', races, source: input.file.name, by: actor.userId } as const;
+			const event = {
+				type: 'league-imported',
+				races,
+				source: input.file.name,
+				...(players.length > 0 && { players }),
+				by: actor.userId,
+			} as const;
 			// Reading, checking and storing a big file are each one block of work: let other interactions in between.
 			await yieldToEventLoop();
 			const state = await repo.loadState(league.id);
@@ -125,6 +144,7 @@ export function createLeagueTransferService(
 				lastDate: dates.at(-1),
 				undated: races.length - dates.length,
 				warnings: file.warnings,
+				given: countFacts(players),
 			};
 		},
 
@@ -133,7 +153,10 @@ export function createLeagueTransferService(
 			const state = await repo.loadState(league.id);
 			const asOf = leagueReadingDay(state, league.config.timezone, clock());
 			const files = exportable(state);
-			const players = state.players();
+			const facts = state
+				.players()
+				.map((p) => ({ name: p.name, aliases: p.aliases, user: p.user, simIds: p.simIds ?? [] }))
+				.filter((p) => p.aliases.length > 0 || p.user !== undefined || p.simIds.length > 0);
 			const tables: StandingsTable[] = [];
 			for (const system of raceSystems) {
 				const view = await repo.ratingsAt(league.id, system.id, asOf);
@@ -148,12 +171,28 @@ export function createLeagueTransferService(
 				races: files.races,
 				voidedRaces: files.voidedRaces,
 				systems: tables.map((t) => t.system),
-				aliases: players.reduce((sum, p) => sum + p.aliases.length, 0),
-				links: players.filter((p) => p.user !== undefined).length,
+				players: facts.length > 0 ? writePlayersCsv(facts) : undefined,
+				given: countFacts(facts),
 			};
 		},
 	};
 }
+
+function readPlayers(file: NamedText | undefined): PlayerFacts[] {
+	if (file === undefined) return [];
+	try {
+		return readPlayersCsv(file.text, file.name);
+	} catch (error) {
+		if (!(error instanceof PlayersCsvError)) throw error;
+		throw refused('bad-import', `Nothing was imported: ${escapeForDiscord(error.message)}`);
+	}
+}
+
+const countFacts = (facts: readonly PlayerFacts[]): PlayerFactCounts => ({
+	aliases: facts.reduce((sum, p) => sum + p.aliases.length, 0),
+	links: facts.filter((p) => p.user !== undefined).length,
+	simIds: facts.reduce((sum, p) => sum + p.simIds.length, 0),
+});
 
 /**
  * The league as files, or a refusal saying why it cannot be written: a name stored under older, looser rules (a

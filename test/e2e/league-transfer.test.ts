@@ -121,8 +121,8 @@ describe('/league import and /league export end to end', () => {
 	it('/league export attaches the history and every system’s standings', async () => {
 		const [reply] = await runDeferred('league', [sub('export', [text('league', 'Zak')])], MEMBER);
 		expect(content(reply!)).toContain(`Export of **Zak**: ${zak.races.length} races in zak-history.csv`);
-		// An imported league has neither aliases nor links: nothing to say about them.
-		expect(content(reply!)).not.toContain('Not in these files');
+		// An imported league has neither aliases nor links: no players file.
+		expect(content(reply!)).not.toContain('players.csv');
 		exported = filesOf(reply!);
 		expect(Object.keys(exported)).toEqual(['zak-history.csv', 'zak-standings.csv']);
 		expect((dataOf(reply!)['attachments'] as unknown[]).length).toBe(2);
@@ -175,15 +175,14 @@ describe('/league import and /league export end to end', () => {
 		}
 	});
 
-	it('says what the files do not carry: aliases and Discord links', async () => {
+	it('exports the aliases and Discord links in a players file that /league import reads back', async () => {
 		const alias = [sub('alias', [text('league', 'Zak'), text('player', 'Argammon'), text('alias', 'Arga')])];
 		expect(content(await bot.run('player', alias, ORGANIZER))).toContain('“Arga”');
 		const link = [sub('link', [text('league', 'Zak'), text('player', 'Duplode')])];
 		expect(content(await bot.run('player', link, ORGANIZER))).toContain('Linked **Duplode**');
 		const [reply] = await runDeferred('league', [sub('export', [text('league', 'Zak')])], MEMBER);
-		expect(content(reply!)).toContain(
-			'\nNot in these files: 1 alias and 1 Discord link (each player is under the name they have now); ' +
-				'give them again there with /player alias and /player link.',
+		expect(content(reply!)).toMatch(
+			/\nThe players' 1 alias and 1 Discord link are in [\w-]+-players\.csv: give it to \/league import as players: with the history\.$/,
 		);
 		expect(content(reply!).length).toBeLessThanOrEqual(2000);
 	});

@@ -177,6 +177,34 @@ describe('league export', () => {
 		expect(files.history).toBe('race,date,player,position,time,status\nR1,2026-03-01,Ann,1,,\nR1,2026-03-01,Bob,2,,\n');
 	});
 
+	it('a players file that does not fit the history is refused, and nothing is imported', async () => {
+		const w = world();
+		const copy = await league(w, 'Copy');
+		const history = 'race,date,player,position,time,status\nR1,2026-03-01,Ann,1,,\nR1,2026-03-01,Bob,2,,\n';
+		const bad = async (players: string) =>
+			w.services.transfer.importFile(organizer, {
+				league: 'Copy',
+				file: { name: 'h.csv', text: history },
+				players: { name: 'p.csv', text: players },
+			});
+		await expect(bad('player,kind,value\nZed,alias,Z\n')).rejects.toThrow(
+			`Nothing was imported: ${esc('players file: "Zed" races in none of the imported races')}.`,
+		);
+		await expect(bad('player,alias\nAnn,A\n')).rejects.toThrow(
+			`Nothing was imported: ${esc('p.csv:1: expected the header player,kind,value (a players.csv of /league export)')}`,
+		);
+		await expect(bad('player,kind,value\nAnn,alias,Bob\n')).rejects.toThrow(
+			`Nothing was imported: ${esc('players file: "Bob" already names Bob')}.`,
+		);
+		await expect(bad('player,kind,value\nAnn,sim_id,12\n')).rejects.toThrow(
+			/^Nothing was imported: "12" is not a sim id/,
+		);
+		await expect(bad('player,kind,value\nAnn,nickname,A\n')).rejects.toThrow(
+			`Nothing was imported: ${esc('p.csv:2: kind "nickname" is not one of alias, discord, sim_id')}`,
+		);
+		expect(await eventCount(w, copy.id)).toBe(1);
+	});
+
 	it('export then import into a new league gives identical standings in every system (voids, edits, merges, back-dated)', async () => {
 		const w = world();
 		await league(w, 'Home');
@@ -191,9 +219,20 @@ describe('league export', () => {
 		await w.services.players.merge(organizer, { league: 'Home', from: 'Annie', into: 'Ann' });
 		await w.services.players.rename(organizer, { league: 'Home', player: 'Cy', name: 'Cyrus' });
 
+		// Annie (the merge) and Cy (the rename) are aliases now: in the players file with Ann's link and sim id.
+		await w.services.players.link(organizer, { league: 'Home', player: 'Ann', user: '800000000000000009' });
+		await w.services.players.simId(organizer, { league: 'Home', player: 'Bob', simId: '76561198000000002' });
 		const home = await standingsOf(w, 'Home');
-		// What the files do not carry: Annie (the merge) and Cy (the rename) are aliases now, Ann's link is none.
-		expect(home.x).toMatchObject({ races: 5, voidedRaces: 1, asOf: '2026-03-01', aliases: 2, links: 0 });
+		expect(home.x).toMatchObject({
+			races: 5,
+			voidedRaces: 1,
+			asOf: '2026-03-01',
+			given: { aliases: 2, links: 1, simIds: 1 },
+		});
+		expect(home.x.players).toBe(
+			'player,kind,value\nAnn,alias,Annie\nAnn,discord,800000000000000009\nBob,sim_id,steam:76561198000000002\n' +
+				'Cyrus,alias,Cy\n',
+		);
 		expect(home.x.systems).toEqual(raceSystems.map((s) => s.id));
 		expect(readCsv(home.x.voided!).map((r) => r.fields.slice(0, 3))).toEqual([
 			['race', 'date', 'player'],
@@ -205,8 +244,19 @@ describe('league export', () => {
 		expect(home.x.history).not.toContain('Annie');
 
 		await league(w, 'Copy');
-		const summary = await importText(w, 'Copy', home.x.history, 'home-history.csv');
+		const summary = await w.services.transfer.importFile(organizer, {
+			league: 'Copy',
+			file: { name: 'home-history.csv', text: home.x.history },
+			players: { name: 'home-players.csv', text: home.x.players! },
+		});
 		expect(summary.races).toBe(5);
+		expect(summary.given).toEqual({ aliases: 2, links: 1, simIds: 1 });
+		// The copy knows the players as the league did: by alias, by link, by sim id; and exports the same file.
+		const copyState = await w.repo.loadState((await w.services.leagues.resolve(organizer, 'Copy')).id);
+		expect(copyState.resolve('Annie')?.name).toBe('Ann');
+		expect(copyState.playerByUser('800000000000000009')?.name).toBe('Ann');
+		expect(copyState.playerBySimId('steam:76561198000000002')?.name).toBe('Bob');
+		expect((await w.services.transfer.exportFiles(organizer, 'Copy')).players).toBe(home.x.players);
 		expect(summary.warnings).toHaveLength(1); // the back-dated race, rated where it was
 		const copy = await standingsOf(w, 'Copy');
 		expect(copy.rows).toEqual(home.rows);
