@@ -7,6 +7,7 @@ import { runForecastBench } from './forecast.js';
 import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
+import { runResultFilesBench } from './result-files.js';
 import { runUncertaintyBench } from './uncertainty.js';
 import { botNodeFlags } from './timing.js';
 
@@ -18,6 +19,7 @@ await runRelrankBench();
 await runCalibrateBench();
 runUncertaintyBench();
 await runChartsBench();
+await runResultFilesBench();
 
 /**
  * Runs a benchmark file in a process of its own (with `npm start`'s allocator setting and V8 flags), passing `args`. tsx is loaded
