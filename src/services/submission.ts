@@ -70,9 +70,19 @@ export function fileSubmission(
 		source: sourceLine(results, entries.length, board.carClass),
 		notes: board.racers.map((r) => racerNote(r, board.racers[0]?.from.laps)),
 		simIds: board.racers.map((r) => r.from.simId),
-		...(results.date !== undefined && { date: results.date }),
+		...(dateOf(results, file.name) !== undefined && { date: dateOf(results, file.name) }),
 		...(results.track !== undefined && { name: results.track }),
 	};
+}
+
+/**
+ * The race's day: the file's, or where the file has none, the day in an ACC server's file name (`191003_235558_R.json`
+ * is 2019-10-03: the server names each session's file by when it ended).
+ */
+function dateOf(file: ResultFile, name: string): string | undefined {
+	if (file.date !== undefined) return file.date;
+	const match = file.format === 'acc' ? /^(\d\d)(\d\d)(\d\d)_\d{6}_/u.exec(name) : null;
+	return match === null ? undefined : `20${match[1]}-${match[2]}-${match[3]}`;
 }
 
 function sourceLine(file: ResultFile, racers: number, carClass: string | undefined): string {

@@ -4,6 +4,7 @@
  * button, then /rating and /odds are checked against the rating module's own numbers; every refusal is ephemeral,
  * specific, pings nobody and stores nothing.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { fmtPct, fmtPosition, fmtRating } from '../../commands/shared.js';
@@ -387,6 +388,33 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
 		expect(p.text).toMatch(/1\. \*\*Alice\*\*/);
 		await click(p.cancel!);
+	});
+
+	it("an ACC server's result file (UTF-16, as the server writes it) previews with its inferred retirements marked; Confirm stores it", async () => {
+		const bytes = readFileSync(
+			new URL(
+				'../fixtures/results/mauserrifle-simresults/assettocorsa-competizione/191003_235558_R.json',
+				import.meta.url,
+			),
+		);
+		expect(bytes[1]).toBe(0); // UTF-16 LE without a byte order mark
+		const file = bot.fake.addAttachment('191003_235558_R.json', bytes, 'application/json');
+		const before = await eventCount();
+		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
+		// Discord markdown escaped (`\\:`), shown as typed; the ACC file name's day dates the race.
+		expect(p.text).toContain('Read as Assetto Corsa Competizione server results, race (weekend session 3)\\: 3 racers');
+		expect(p.text).toContain('On 2019-10-03 ·');
+		expect(p.text).toMatch(/1\. \*\*Andrea Mel\*\* \*\(new player\)\* 38:49\.129 \*\(GT3\)\*/);
+		expect(p.text).toMatch(/DNF \*\*Alberto For\*\* \*\(new player\)\* \*\(DNF inferred\\: 21 laps · GT3\)\*/);
+		expect(p.text).toContain(
+			'The file states no finish status\\: 2 statuses marked “inferred” are read from laps and time',
+		);
+		expect(mentionsOf(p.edit)).toEqual({ parse: [] });
+		const stored = await click(p.confirm!);
+		expect(visible(stored[1]!)).toMatch(/^Stored as \*\*R\d+\*\* in \*\*Sunday Cup\*\*\./);
+		expect(await eventCount()).toBe(before + 1);
+		const state = await bot.repo.loadState(leagueId);
+		expect(state.playerBySimId('steam:123')?.name).toBe('Andrea Mel');
 	});
 
 	it('a file that is not text is refused, and nothing is stored', async () => {
