@@ -1,7 +1,59 @@
-/** The Confirm / Cancel buttons of previews: a race submitted (`race:…`) and a race corrected (`race-edit:…`). */
-import { confirmCancelButtons } from '../confirm-buttons.js';
-import { esc } from '../shared.js';
-import { raceEmbed, storedEmbed } from './format.js';
+/**
+ * The buttons of previews: Confirm / Cancel of a race submitted (`race:…`) and of a race corrected (`race-edit:…`),
+ * and the class choice of a multi-class result file (`race-class:<preview id>:<choice>`).
+ */
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { customId, type ButtonHandler } from '../../src/discord/command.js';
+import { NO_MENTIONS } from '../../src/discord/reply.js';
+import type { RacePreview } from '../../src/services/race-service.js';
+import { confirmCancelButtons, confirmCancelRow } from '../confirm-buttons.js';
+import { embedOf } from '../embed.js';
+import { actorOf, esc, servicesOf } from '../shared.js';
+import { previewEmbed, raceEmbed, storedEmbed } from './format.js';
+
+/** Buttons of classes under a preview: Discord shows five a row, one of them "All classes". */
+const CLASS_BUTTONS = 4;
+
+/**
+ * Under the preview of a result file of several classes: a button per class (the first four) and one for every class
+ * as one field; the one rated now is pressed in (disabled).
+ */
+export function classRow(preview: RacePreview): ActionRowBuilder<ButtonBuilder> | undefined {
+	const classes = preview.classes ?? [];
+	if (classes.length < 2) return undefined;
+	const button = (choice: number, label: string, chosen: boolean) =>
+		new ButtonBuilder()
+			.setCustomId(customId('race-class', preview.id, String(choice)))
+			.setLabel(label.slice(0, 80))
+			.setStyle(chosen ? ButtonStyle.Primary : ButtonStyle.Secondary)
+			.setDisabled(chosen);
+	// Labels are the class names alone (the preview's warning counts the cars): the console presses a button by them.
+	return new ActionRowBuilder<ButtonBuilder>().addComponents(
+		button(0, 'All classes', preview.carClass === undefined),
+		...classes.slice(0, CLASS_BUTTONS).map((c, i) => button(i + 1, c.name, preview.carClass === c.name)),
+	);
+}
+
+/** The components of a race preview: Confirm / Cancel, and the class choice where the file has classes. */
+export function previewComponents(preview: RacePreview): ActionRowBuilder<ButtonBuilder>[] {
+	const classes = classRow(preview);
+	return [confirmCancelRow('race', preview.id), ...(classes === undefined ? [] : [classes])];
+}
+
+/** A class chosen: the preview again, rating that class alone by its class positions (or every class). */
+export const raceClassButtons: ButtonHandler = {
+	prefix: 'race-class',
+	defer: 'update',
+	async execute(interaction, args, ctx) {
+		const [id = '', choice = ''] = args;
+		const next = await servicesOf(ctx).races.chooseClass(actorOf(interaction), id, Number(choice));
+		await interaction.editReply({
+			embeds: [embedOf(previewEmbed(next))],
+			components: previewComponents(next),
+			allowedMentions: NO_MENTIONS,
+		});
+	},
+};
 
 /** The answer to a second Confirm of one preview (issue 9 item 3). */
 const alreadyStored = (what: string) => `${what}: nothing was stored twice.`;

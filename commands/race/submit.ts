@@ -17,7 +17,7 @@ import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
-import { confirmCancelRow } from '../confirm-buttons.js';
+import { previewComponents } from './buttons.js';
 import { previewEmbed } from './format.js';
 
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;
@@ -127,8 +127,11 @@ async function previewReply(
 	input: SubmitInput,
 ): Promise<void> {
 	const preview = await servicesOf(ctx).races.submit(actorOf(interaction), input);
-	const row = confirmCancelRow('race', preview.id);
-	await answer(interaction, { embeds: [embedOf(previewEmbed(preview))], components: [row] }, { ephemeral: true });
+	await answer(
+		interaction,
+		{ embeds: [embedOf(previewEmbed(preview))], components: previewComponents(preview) },
+		{ ephemeral: true },
+	);
 }
 
 const optional = (value: string | null | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);

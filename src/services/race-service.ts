@@ -12,6 +12,7 @@ import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { parseScoreboard, type ScoreboardResult } from '../formats/scoreboard.js';
 import { fileSubmission, simIdKind, type RaceFile, type Submission } from './submission.js';
+import type { ClassCount } from '../formats/results/to-scoreboard.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused } from './errors.js';
@@ -59,6 +60,9 @@ export interface RacePreview {
 	readonly lines: readonly PreviewLine[];
 	/** Where the results came from, when a sim's result file: "Read as … results: race, 24 cars". */
 	readonly source?: string | undefined;
+	/** The classes of a result file of several (chooseClass), and the one rated alone. */
+	readonly classes?: readonly ClassCount[] | undefined;
+	readonly carClass?: string | undefined;
 	/** Parser warnings, including possible typos ("did you mean …"). */
 	readonly warnings: readonly string[];
 	readonly unrated?: string | undefined;
@@ -128,6 +132,11 @@ export interface EditPreview {
 
 export interface RaceService {
 	submit(actor: Actor, input: SubmitInput): Promise<RacePreview>;
+	/**
+	 * A multi-class result file's preview again, rating one class (`choice` k: the preview's k-th class) or every
+	 * class as one field (0); the old preview is replaced (organizers, within its 15 minutes).
+	 */
+	chooseClass(actor: Actor, previewId: string, choice: number): Promise<RacePreview>;
 	/** Refuses, as `submit` would, a member who may not submit to the league (before a form is opened). */
 	checkSubmitter(actor: Actor, league: string | undefined): Promise<LeagueInfo>;
 	/** By an organizer at the time of the press (issue 9 item 6b); idempotent per preview (ConfirmedRace). */
@@ -285,7 +294,7 @@ export function createRaceService(
 	const pending = createWaitingItems(
 		repo,
 		clock,
-		(p: { preview: RacePreview; race: RaceInput; simIds?: SimIdClaim[] }) => p.preview,
+		(p: { preview: RacePreview; race: RaceInput; simIds?: SimIdClaim[]; input: SubmitInput }) => p.preview,
 	);
 	const pendingEdits = createWaitingItems(repo, clock, (p: { preview: EditPreview; text: string }) => p.preview);
 
@@ -325,6 +334,52 @@ export function createRaceService(
 		entries: race.entries.map((e) => ({ ...e, name: state.resolve(e.player)?.name ?? e.player })),
 	});
 
+	/** Reads the submission and previews it; it waits for Confirm, with what reading it again needs. */
+	const previewSubmission = async (actor: Actor, input: SubmitInput): Promise<RacePreview> => {
+		const league = await leagues.resolve(actor, input.league);
+		requireOrganizer(actor, league.config);
+		const state = await repo.loadState(league.id);
+		const submission = knownDrivers(readSubmission(input, state), state);
+		const { entries, warnings } = submission;
+		const name = (input.name ?? submission.name)?.trim();
+		const dating = raceDate(input.date ?? submission.date, state, league.config.timezone, clock());
+		const race: RaceInput = { entries, date: dating.date, ...(name !== undefined && name !== '' && { name }) };
+		const at = clock().toISOString();
+		await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
+		const system = league.config.headline;
+		const ratings = await repo.ratingsAt(league.id, system);
+		const { lines, unrated } = previewRatings(state, ratings.replay, system, race);
+		const id = newId();
+		const preview: RacePreview = {
+			id,
+			league,
+			system,
+			...(name !== undefined && name !== '' && { name }),
+			date: dating.date,
+			datedToday: dating.today,
+			lines: submission.notes === undefined ? lines : lines.map((l, i) => ({ ...l, note: submission.notes![i] })),
+			...(submission.source !== undefined && { source: submission.source }),
+			...(submission.classes !== undefined && submission.classes.length > 1 && { classes: submission.classes }),
+			...(submission.carClass !== undefined && { carClass: submission.carClass }),
+			warnings: [
+				...dating.warnings,
+				...warnings,
+				...doubleSubmission(state, race),
+				...soloRace(race, league.config.retirements),
+			],
+			...(unrated !== undefined && { unrated }),
+			expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
+			by: actor.userId,
+		};
+		pending.set(id, {
+			preview,
+			race,
+			input,
+			...(submission.claims.length > 0 && { simIds: submission.claims }),
+		});
+		return preview;
+	};
+
 	return {
 		pendingCount: () => pending.size(),
 		async takePreview(actor, previewId) {
@@ -338,43 +393,21 @@ export function createRaceService(
 			requireOrganizer(actor, league.config);
 			return league;
 		},
-		async submit(actor, input) {
-			const league = await leagues.resolve(actor, input.league);
-			requireOrganizer(actor, league.config);
-			const state = await repo.loadState(league.id);
-			const submission = knownDrivers(readSubmission(input, state), state);
-			const { entries, warnings } = submission;
-			const name = (input.name ?? submission.name)?.trim();
-			const dating = raceDate(input.date ?? submission.date, state, league.config.timezone, clock());
-			const race: RaceInput = { entries, date: dating.date, ...(name !== undefined && name !== '' && { name }) };
-			const at = clock().toISOString();
-			await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
-			const system = league.config.headline;
-			const ratings = await repo.ratingsAt(league.id, system);
-			const { lines, unrated } = previewRatings(state, ratings.replay, system, race);
-			const id = newId();
-			const preview: RacePreview = {
-				id,
-				league,
-				system,
-				...(name !== undefined && name !== '' && { name }),
-				date: dating.date,
-				datedToday: dating.today,
-				lines: submission.notes === undefined ? lines : lines.map((l, i) => ({ ...l, note: submission.notes![i] })),
-				...(submission.source !== undefined && { source: submission.source }),
-				warnings: [
-					...dating.warnings,
-					...warnings,
-					...doubleSubmission(state, race),
-					...soloRace(race, league.config.retirements),
-				],
-				...(unrated !== undefined && { unrated }),
-				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
-				by: actor.userId,
-			};
-			pending.set(id, { preview, race, ...(submission.claims.length > 0 && { simIds: submission.claims }) });
-			return preview;
+		submit: (actor, input) => previewSubmission(actor, input),
+		async chooseClass(actor, previewId, choice) {
+			const claimed = await pending.claim(actor, previewId);
+			if (claimed === undefined) throw expiredPreview('nothing was stored', 'Submit the race again.');
+			const { preview, input } = claimed.item;
+			const classes = preview.classes ?? [];
+			if (!Number.isInteger(choice) || choice < 0 || choice > classes.length) {
+				throw refused('bad-class', 'This class is no longer offered: submit the race again.');
+			}
+			const carClass = choice === 0 ? undefined : classes[choice - 1]!.name;
+			const next = await previewSubmission(actor, { ...input, carClass });
+			pending.delete(previewId);
+			return next;
 		},
+
 		async confirm(actor, previewId) {
 			const claimed = await pending.claim(actor, previewId);
 			if (claimed === undefined) {

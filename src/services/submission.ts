@@ -1,7 +1,7 @@
 import { clip } from '../formats/clip-text.js';
 import { plural } from '../formats/plural.js';
 import { readRaceFile } from '../formats/results/read-file.js';
-import { classList, type ResultRacer } from '../formats/results/to-scoreboard.js';
+import { classList, type ClassCount, type ResultRacer } from '../formats/results/to-scoreboard.js';
 import { ResultFileError, type ResultFile } from '../formats/results/types.js';
 import type { ScoreboardResult } from '../formats/scoreboard.js';
 import type { EntryInput } from '../league/league-events.js';
@@ -28,6 +28,9 @@ export interface Submission {
 	readonly notes?: (string | undefined)[];
 	/** Per entry (aligned with `entries`): the sim's id of the driver, where the file gives one. */
 	readonly simIds?: (string | undefined)[];
+	/** A result file's classes, and the one rated alone. */
+	readonly classes?: readonly ClassCount[];
+	readonly carClass?: string;
 	/** The race's day and name when the file gives them and the organizer did not. */
 	readonly date?: string;
 	readonly name?: string;
@@ -68,8 +71,11 @@ export function fileSubmission(
 		entries,
 		warnings: [...fileWarnings(results, board.racers, board.classes, board.carClass), ...warnings],
 		source: sourceLine(results, entries.length, board.carClass),
-		notes: board.racers.map((r) => racerNote(r, board.racers[0]?.from.laps)),
+		// One class rated alone: its name is in the source line, not on every racer's.
+		notes: board.racers.map((r) => racerNote(r, board.racers[0]?.from.laps, board.carClass === undefined)),
 		simIds: board.racers.map((r) => r.from.simId),
+		classes: board.classes,
+		...(board.carClass !== undefined && { carClass: board.carClass }),
 		...(dateOf(results, file.name) !== undefined && { date: dateOf(results, file.name) }),
 		...(results.track !== undefined && { name: results.track }),
 	};
@@ -92,7 +98,11 @@ function sourceLine(file: ResultFile, racers: number, carClass: string | undefin
 }
 
 /** `DNF inferred: 17 laps · +5 s: cutting · GT4`; a lapped finisher `+2 laps`. */
-export function racerNote({ from }: ResultRacer, winnerLaps: number | undefined): string | undefined {
+export function racerNote(
+	{ from }: ResultRacer,
+	winnerLaps: number | undefined,
+	showClass: boolean,
+): string | undefined {
 	const parts: string[] = [];
 	// A finisher's status is inferred too where the file states none: only a retirement is worth marking.
 	if (from.statusInferred === true && from.status !== 'finished') {
@@ -104,7 +114,7 @@ export function racerNote({ from }: ResultRacer, winnerLaps: number | undefined)
 		parts.push(`+${plural(winnerLaps - from.laps, 'lap')}`);
 	}
 	parts.push(...(from.penalties ?? []));
-	if (from.carClass !== undefined) parts.push(from.carClass);
+	if (showClass && from.carClass !== undefined) parts.push(from.carClass);
 	return parts.length === 0 ? undefined : parts.join(' · ');
 }
 
@@ -135,7 +145,7 @@ function fileWarnings(
 	if (classes.length > 1 && carClass === undefined) {
 		warnings.push(
 			`The file holds ${classes.length} classes, ${classList(classes)}: rated as one field in overall order. ` +
-				`To rate one class by its class positions, submit again with class:${classes[0]!.name}.`,
+				`To rate one class by its class positions, choose it below (or submit with class:${classes[0]!.name}).`,
 		);
 	}
 	return warnings;

@@ -417,6 +417,36 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 		expect(state.playerBySimId('steam:123')?.name).toBe('Andrea Mel');
 	});
 
+	it('a multi-class iRacing export previews with a button per class; one pressed rates that class alone', async () => {
+		const bytes = readFileSync(
+			new URL('../fixtures/results/billyjack2-iRacing-League-Manager/eventresult_25819184.csv', import.meta.url),
+		);
+		const file = bot.fake.addAttachment('eventresult_25819184.csv', bytes, 'text/csv');
+		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
+		expect(p.text).toContain('Read as iRacing results export (CSV)\\: 33 racers');
+		const buttons = ((p.edit.data['components'] as Json[])[1]!['components'] as Json[]).map((c) => [
+			c['label'],
+			c['disabled'] ?? false,
+		]);
+		expect(buttons).toEqual([
+			['All classes', true],
+			['LMP1 Class', false],
+			['HPD ARX-01c', false],
+			['GTE Class', false],
+		]);
+		const id = p.confirm!.split(':')[2]!;
+		const [ack, updated] = await click(`race-class:${id}:1`);
+		expect(ack).toMatchObject({ kind: 'callback', type: 6 });
+		expect(visible(updated!)).toContain('Read as iRacing results export (CSV)\\: 7 racers of class LMP1 Class');
+		expect(mentionsOf(updated!)).toEqual({ parse: [] });
+		const rows = dataOf(updated!)['components'] as Json[];
+		const ids = rows.flatMap((row) => (row['components'] as Json[]).map((c) => String(c['custom_id'])));
+		const before = await eventCount();
+		const stored = await click(ids.find((x) => x.startsWith('race:confirm:'))!);
+		expect(visible(stored[1]!)).toMatch(/^Stored as \*\*R\d+\*\*/);
+		expect(await eventCount()).toBe(before + 1);
+	});
+
 	it('a file that is not text is refused, and nothing is stored', async () => {
 		const before = await eventCount();
 		const png = bot.fake.addAttachment(

@@ -31,7 +31,7 @@ describe('a result file submitted as a race', () => {
 			[3, 'Lionel Duprat', 'finished', '+2 laps · LMP1 Class'],
 		]);
 		expect(preview.warnings.find((x) => x.startsWith('The file holds 3 classes'))).toMatch(
-			/^The file holds 3 classes, LMP1 Class \(7 cars\), HPD ARX-01c \(\d+ cars\), .*: rated as one field in overall order\. To rate one class by its class positions, submit again with class:LMP1 Class\.$/,
+			/^The file holds 3 classes, LMP1 Class \(7 cars\), HPD ARX-01c \(\d+ cars\), .*: rated as one field in overall order\. To rate one class by its class positions, choose it below \(or submit with class:LMP1 Class\)\.$/,
 		);
 		const stored = await w.services.races.confirm(organizer, preview.id);
 		expect(stored.already).toBe(false);
@@ -64,6 +64,32 @@ describe('a result file submitted as a race', () => {
 			'class: is for a sim result file with classes; a pasted scoreboard has none.',
 		);
 		expect(await eventCount(w, id)).toBe(before);
+	});
+
+	it('a class chosen under the preview previews that class alone, then every class again; Confirm stores the last', async () => {
+		const { w, id } = await cup();
+		const all = await w.services.races.submit(organizer, { file: { name: 'r.csv', bytes: fixture(LEAGUE_CSV) } });
+		expect(all.classes).toEqual([
+			{ name: 'LMP1 Class', cars: 7 },
+			{ name: 'HPD ARX-01c', cars: 9 },
+			{ name: 'GTE Class', cars: 17 },
+		]);
+		expect(all.carClass).toBeUndefined();
+		await expect(w.services.races.chooseClass(member, all.id, 2)).rejects.toThrow(/^Only league organizers/);
+		const hpd = await w.services.races.chooseClass(organizer, all.id, 2);
+		expect(hpd).toMatchObject({ carClass: 'HPD ARX-01c', classes: all.classes });
+		expect(hpd.lines).toHaveLength(9);
+		expect(hpd.warnings.some((x) => x.startsWith('The file holds'))).toBe(false);
+		// The first preview is gone: its buttons answer that it expired.
+		await expect(w.services.races.confirm(organizer, all.id)).rejects.toThrow(/expired/);
+		const again = await w.services.races.chooseClass(organizer, hpd.id, 0);
+		expect(again.lines).toHaveLength(33);
+		await expect(w.services.races.chooseClass(organizer, again.id, 9)).rejects.toThrow(
+			'This class is no longer offered: submit the race again.',
+		);
+		const stored = await w.services.races.confirm(organizer, again.id);
+		expect(stored.already).toBe(false);
+		expect((await w.repo.loadState(id)).races()[0]!.entries).toHaveLength(33);
 	});
 
 	it('a driver renamed in the sim is the same player by their iRacing id, and the preview says so', async () => {
