@@ -424,7 +424,7 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 		const file = bot.fake.addAttachment('eventresult_25819184.csv', bytes, 'text/csv');
 		const p = await preview([text('results', '-'), { name: 'file', type: ATTACHMENT, value: String(file['id']) }]);
 		expect(p.text).toContain('Read as iRacing results export (CSV)\\: 33 racers');
-		const buttons = ((p.edit.data['components'] as Json[])[1]!['components'] as Json[]).map((c) => [
+		const buttons = ((dataOf(p.edit)['components'] as Json[])[1]!['components'] as Json[]).map((c) => [
 			c['label'],
 			c['disabled'] ?? false,
 		]);
