@@ -8,14 +8,22 @@ import forecast from './forecast.js';
 import leaderboard from './leaderboard.js';
 import league from './league.js';
 import { calibrateButtons } from './league/calibrate-buttons.js';
+import { inboxButtons } from './league/inbox.js';
 import odds from './odds.js';
 import player from './player.js';
 import { playerMergeButtons } from './player/merge.js';
 import race from './race.js';
-import { raceButtons, raceEditButtons } from './race/buttons.js';
+import { raceButtons, raceClassButtons, raceEditButtons } from './race/buttons.js';
 import rating from './rating.js';
 
 export const commands: readonly Command[] = [about, league, race, rating, odds, forecast, leaderboard, player];
 
 /** Button handlers, routed by customId prefix. */
-export const buttons: readonly ButtonHandler[] = [raceButtons, raceEditButtons, calibrateButtons, playerMergeButtons];
+export const buttons: readonly ButtonHandler[] = [
+	raceButtons,
+	raceEditButtons,
+	raceClassButtons,
+	calibrateButtons,
+	playerMergeButtons,
+	inboxButtons,
+];

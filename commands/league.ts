@@ -1,6 +1,6 @@
 /**
- * `/league create|config|info|stats|calibrate|import|export|preview-post`. Create needs Manage Server; config,
- * calibrate, import and preview-post need an organizer of the league (checked by the services).
+ * `/league create|config|info|stats|calibrate|import|export|inbox|preview-post`. Create needs Manage Server; config,
+ * calibrate, import, inbox and preview-post need an organizer of the league (checked by the services).
  */
 import {
 	InteractionContextType,
@@ -21,11 +21,12 @@ import type { RankingPostSummary } from '../src/services/league-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
 import { leagueCalibrate } from './league/calibrate.js';
 import { leagueStats } from './league/stats.js';
+import { leagueInbox } from './league/inbox.js';
 import { exportLeague, importLeague } from './league/transfer.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
 import { RETIREMENT_READINGS, type RetirementReading } from '../src/ratings/race.js';
 
-const { Subcommand, String: Text, Role, Channel, Integer, Attachment } = ApplicationCommandOptionType;
+const { Subcommand, String: Text, Role, Channel, Integer, Attachment, Boolean: Flag } = ApplicationCommandOptionType;
 
 /** Channels a message with a file can go to. */
 const postableChannels: ApplicationCommandOptionAllowedChannelType[] = [
@@ -40,6 +41,12 @@ const settings = [
 		type: Channel,
 		name: 'ranking-channel',
 		description: 'Channel where the monthly ranking is posted',
+		channel_types: postableChannels,
+	},
+	{
+		type: Channel,
+		name: 'results-channel',
+		description: 'Channel where result files sent to the results inbox are previewed (default: the ranking channel)',
 		channel_types: postableChannels,
 	},
 ] as const;
@@ -171,6 +178,11 @@ const data = {
 				leagueOption,
 				{ type: Attachment, name: 'races', description: 'Ergast only: races.csv of the same dump' },
 				{ type: Attachment, name: 'drivers', description: 'Ergast only: drivers.csv of the same dump' },
+				{
+					type: Attachment,
+					name: 'players',
+					description: "players.csv of a /league export: the players' aliases, Discord links and sim ids",
+				},
 				{ type: Integer, name: 'from', description: 'Ergast only: first season', min_value: 1950, max_value: 2100 },
 				{ type: Integer, name: 'to', description: 'Ergast only: last season', min_value: 1950, max_value: 2100 },
 			],
@@ -180,6 +192,28 @@ const data = {
 			name: 'export',
 			description: 'The race log as a history CSV and every system’s standings as CSV, attached',
 			options: [leagueOption],
+		},
+		{
+			type: Subcommand,
+			name: 'inbox',
+			description: 'The results inbox: a token for the game server to send result files with (organizers)',
+			options: [
+				{
+					type: Text,
+					name: 'token',
+					description: 'new: make a token (replaces the old one; shown once, to you only) · revoke: stop it',
+					choices: [
+						{ name: 'new', value: 'new' },
+						{ name: 'revoke', value: 'revoke' },
+					],
+				},
+				{
+					type: Flag,
+					name: 'auto-confirm',
+					description: "Store each file's race at once, without a preview to confirm (default false)",
+				},
+				leagueOption,
+			],
 		},
 		{
 			type: Subcommand,
@@ -221,6 +255,7 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 		`Time zone: ${esc(c.timezone)}`,
 		`Organizers: Manage Server${c.organizerRole ? ` and <@&${c.organizerRole}>` : ''}`,
 		...(c.rankingChannel ? [`Ranking channel: <#${c.rankingChannel}>`] : []),
+		...(c.resultsChannel ? [`Results channel: <#${c.resultsChannel}>`] : []),
 		...(usesPost ? [rankingPostText(post)] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
 		`Retirements: ${RETIREMENT_TEXT[c.retirements ?? 'ordered']}`,
@@ -245,7 +280,7 @@ export default {
 	// so that a refusal stays the ephemeral reply. `import`, `export` and `preview-post` defer themselves, ephemerally.
 	// `stats` backtests every system over the league's history and draws a chart (issue 10 §3); `calibrate` runs up to
 	// 30 backtests and answers the organizer only.
-	subcommandDefer: { info: 'public', stats: 'public', calibrate: 'ephemeral' },
+	subcommandDefer: { info: 'public', stats: 'public', calibrate: 'ephemeral', inbox: 'ephemeral' },
 	async execute(interaction, ctx) {
 		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);
@@ -255,6 +290,7 @@ export default {
 			timezone: o.getString('timezone') ?? undefined,
 			organizerRole: role === null ? undefined : { id: role.id, managed: role.managed },
 			rankingChannel: o.getChannel('ranking-channel')?.id,
+			resultsChannel: o.getChannel('results-channel')?.id,
 		};
 		switch (o.getSubcommand()) {
 			case 'create': {
@@ -305,6 +341,8 @@ export default {
 				return importLeague(interaction, ctx);
 			case 'export':
 				return exportLeague(interaction, ctx);
+			case 'inbox':
+				return leagueInbox(interaction, ctx);
 			case 'preview-post': {
 				// Composing renders a chart: acknowledge first (only the organizer sees the preview).
 				await interaction.deferReply({ flags: MessageFlags.Ephemeral });

@@ -25,6 +25,15 @@ function setting<T extends z.ZodType>(schema: T) {
 	return z.preprocess(blankAsUnset, schema);
 }
 
+const MIB = 1024 * 1024;
+
+/** A whole number from `min` to `max`, given as text in the environment. */
+function wholeNumber(name: string, min: number, max: number, what: string) {
+	return z.coerce
+		.number({ error: `${name} must be ${what}.` })
+		.refine((n) => Number.isInteger(n) && n >= min && n <= max, `${name} must be ${what}.`);
+}
+
 function snowflake(name: string, missing: string) {
 	return z
 		.string({ error: `${name} is not set: ${missing}` })
@@ -84,6 +93,25 @@ const configSchema = z.object({
 			})
 			.default('development'),
 	),
+	// The bot's own HTTP server (src/http/): the results inbox now, the league's web pages next. Off unless HTTP_PORT
+	// is set (docs/results-inbox.md).
+	HTTP_HOST: setting(z.string().default('127.0.0.1')),
+	HTTP_PORT: setting(
+		wholeNumber('HTTP_PORT', 0, 65_535, 'a TCP port from 1 to 65535 (0: any free port, printed in the log)').optional(),
+	),
+	/** The address organizers send files to, as the `/league inbox` answer shows it (default http://HTTP_HOST:port). */
+	HTTP_PUBLIC_URL: setting(
+		z
+			.url({ protocol: /^https?$/, error: 'HTTP_PUBLIC_URL must be an http(s) URL such as https://bot.example.org.' })
+			.transform((url) => url.replace(/\/+$/, ''))
+			.optional(),
+	),
+	INBOX_MAX_BYTES: setting(
+		wholeNumber('INBOX_MAX_BYTES', 1024, 64 * MIB, 'a size in bytes from 1024 to 67108864 (64 MiB)').default(8 * MIB),
+	),
+	INBOX_RATE_LIMIT: setting(
+		wholeNumber('INBOX_RATE_LIMIT', 1, 10_000, 'a number of files per minute from 1 to 10000').default(30),
+	),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;
@@ -121,10 +149,24 @@ export function loadConfig(): Config {
 }
 
 /** The settings the local console (no token) reads: the same schema and defaults, without the Discord variables. */
-export type LocalConfig = Readonly<Pick<Config, 'STORE_URL' | 'LOG_LEVEL' | 'NODE_ENV'>>;
+export type LocalConfig = Readonly<Pick<Config, 'STORE_URL' | 'LOG_LEVEL' | 'NODE_ENV' | HttpSetting>>;
+
+/** The HTTP server's settings (src/http/), read by the bot and the console alike. */
+export type HttpSetting = 'HTTP_HOST' | 'HTTP_PORT' | 'HTTP_PUBLIC_URL' | 'INBOX_MAX_BYTES' | 'INBOX_RATE_LIMIT';
 
 export function parseLocalConfig(env: Readonly<Record<string, string | undefined>>): LocalConfig {
-	const result = configSchema.pick({ STORE_URL: true, LOG_LEVEL: true, NODE_ENV: true }).safeParse(env);
+	const result = configSchema
+		.pick({
+			STORE_URL: true,
+			LOG_LEVEL: true,
+			NODE_ENV: true,
+			HTTP_HOST: true,
+			HTTP_PORT: true,
+			HTTP_PUBLIC_URL: true,
+			INBOX_MAX_BYTES: true,
+			INBOX_RATE_LIMIT: true,
+		})
+		.safeParse(env);
 	if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issue.message));
 	return Object.freeze(result.data);
 }

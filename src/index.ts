@@ -51,6 +51,7 @@ async function runBot(): Promise<number> {
 		{ createLeaderLease },
 		{ createChartRenderer },
 		{ disableValidators },
+		{ inboxMessages },
 	] = await Promise.all([
 		import('./discord/client.js'),
 		import('../commands/index.js'),
@@ -65,6 +66,7 @@ async function runBot(): Promise<number> {
 		import('./jobs/leader-lease.js'),
 		import('./charts/create-chart-renderer.js'),
 		import('@discordjs/builders'),
+		import('../commands/league/inbox-format.js'),
 	]);
 	let store;
 	try {
@@ -87,9 +89,39 @@ async function runBot(): Promise<number> {
 	// One chart renderer for the life of the process (a worker thread; re-creating it per chart leaks).
 	const charts = createChartRenderer();
 	shutdown.add('charts', () => charts.close());
-	const services = createServices(repo, { jobs, charts });
+	const http = httpSettings(config);
+	const services = createServices(repo, {
+		jobs,
+		charts,
+		inboxStore: store.namespace('inbox'),
+		inboxUrl: () => http.url,
+		log,
+	});
 	const client = await startBot({ config, context: { log, services, charts }, commands, buttons, notices });
 	shutdown.add('discord client', () => client.destroy());
+	if (http.serve) {
+		// The results inbox posts through this client; the server closes before it (shutdown runs newest first).
+		const { startHttpServer } = await import('./http/server.js');
+		try {
+			const server = await startHttpServer({
+				log,
+				host: config.HTTP_HOST,
+				port: http.port,
+				inbox: {
+					inbox: services.inbox,
+					outlet: { poster: createChannelPoster(client), messages: inboxMessages },
+					maxBytes: config.INBOX_MAX_BYTES,
+					perLeague: config.INBOX_RATE_LIMIT,
+				},
+			});
+			http.url ??= server.url;
+			shutdown.add('http server', () => server.close());
+		} catch (error) {
+			// The port is taken or the address is not this machine's: the bot goes on answering Discord without it.
+			http.url = undefined;
+			log.error({ err: error, host: config.HTTP_HOST, port: http.port }, 'http server could not start: inbox off');
+		}
+	}
 	// Shards and an overlapping restart share the store: the jobs run where the lease is (src/jobs/leader-lease.ts).
 	const lease = createLeaderLease({ store: jobs, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` });
 	const scheduler = createScheduler({
@@ -112,26 +144,43 @@ async function runBot(): Promise<number> {
 	return 0;
 }
 
+/**
+ * Whether this process runs the HTTP server (HTTP_PORT set; under SHARDS=N, shard 0 only: the shards share one
+ * address, and any process can post in any channel and answer any preview's buttons, the previews being in the
+ * store), and the address `/league inbox` shows (HTTP_PUBLIC_URL, else the host and port, known once listening).
+ */
+function httpSettings(config: Config): { serve: boolean; port: number; url: string | undefined } {
+	const port = config.HTTP_PORT;
+	if (port === undefined) return { serve: false, port: 0, url: undefined };
+	const shard = process.env['SHARDING_MANAGER'] === undefined ? undefined : process.env['SHARDS'];
+	const url = config.HTTP_PUBLIC_URL ?? (port === 0 ? undefined : `http://${config.HTTP_HOST}:${port}`);
+	return { serve: shard === undefined || shard === '0', port, url };
+}
+
 async function runLocal(argv: readonly string[]): Promise<number> {
 	if (argv.length > 0) return main(argv); // `tsx src/index.ts demo …`: the CLI (same as `npm run pitwall -- …`)
 	process.stderr.write(
 		'pitwall: no DISCORD_TOKEN set, so running the local console (type help; the demo is `npm run pitwall demo`).\n' +
 			'To run the bot, set DISCORD_TOKEN and DISCORD_APP_ID (see .env.example).\n',
 	);
-	const [{ startConsole }, { commands, buttons }, { createServices }, { createChartRenderer }] = await Promise.all([
-		import('./console/start-console.js'),
-		import('../commands/index.js'),
-		import('./services/index.js'),
-		import('./charts/create-chart-renderer.js'),
-		import('@discordjs/builders'),
-	]);
+	const [{ startConsole }, { commands, buttons }, { createServices }, { createChartRenderer }, , { inboxMessages }] =
+		await Promise.all([
+			import('./console/start-console.js'),
+			import('../commands/index.js'),
+			import('./services/index.js'),
+			import('./charts/create-chart-renderer.js'),
+			import('@discordjs/builders'),
+			import('../commands/league/inbox-format.js'),
+		]);
 	// Charts are written as PNG files whose paths the console prints (src/console/render.ts).
 	const charts = createChartRenderer();
 	try {
 		return await startConsole({
 			commands,
 			buttons,
-			context: (repo, log) => ({ log, charts, services: createServices(repo, { charts }) }),
+			// With HTTP_PORT set, the console runs the results inbox too (its previews are printed here).
+			context: (repo, log, inbox) => ({ log, charts, services: createServices(repo, { charts, log, ...inbox }) }),
+			inboxMessages,
 			handleSignals: true,
 		});
 	} finally {

@@ -28,6 +28,10 @@ describe('parseConfig', () => {
 			STORE_URL: 'sqlite://data/pitwall.sqlite',
 			LOG_LEVEL: 'info',
 			NODE_ENV: 'development',
+			// The HTTP server is off (no HTTP_PORT); its other settings have their defaults.
+			HTTP_HOST: '127.0.0.1',
+			INBOX_MAX_BYTES: 8 * 1024 * 1024,
+			INBOX_RATE_LIMIT: 30,
 		});
 		expect(Object.isFrozen(config)).toBe(true);
 	});
@@ -85,7 +89,34 @@ describe('parseConfig', () => {
 		['STORE_URL', 'sqlite://', /^STORE_URL sqlite:\/\/ needs a file path/],
 		['LOG_LEVEL', 'verbose', /^LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent/],
 		['NODE_ENV', 'staging', /^NODE_ENV must be development, production or test/],
+		['HTTP_PORT', 'http', /^HTTP_PORT must be a TCP port from 1 to 65535 \(0: any free port/],
+		['HTTP_PORT', '65536', /^HTTP_PORT must be a TCP port from 1 to 65535/],
+		['HTTP_PORT', '80.5', /^HTTP_PORT must be a TCP port from 1 to 65535/],
+		['HTTP_PUBLIC_URL', 'bot.example.org', /^HTTP_PUBLIC_URL must be an http\(s\) URL/],
+		['INBOX_MAX_BYTES', '8MiB', /^INBOX_MAX_BYTES must be a size in bytes from 1024 to 67108864/],
+		['INBOX_MAX_BYTES', '100', /^INBOX_MAX_BYTES must be a size in bytes from 1024 to 67108864/],
+		['INBOX_RATE_LIMIT', '0', /^INBOX_RATE_LIMIT must be a number of files per minute from 1 to 10000/],
 	];
+
+	it('reads the HTTP server’s settings', () => {
+		expect(
+			parseConfig({
+				...valid,
+				HTTP_PORT: '8080',
+				HTTP_HOST: '0.0.0.0',
+				HTTP_PUBLIC_URL: 'https://pitwall.example.org/',
+				INBOX_MAX_BYTES: '1048576',
+				INBOX_RATE_LIMIT: '10',
+			}),
+		).toMatchObject({
+			HTTP_PORT: 8080,
+			HTTP_HOST: '0.0.0.0',
+			HTTP_PUBLIC_URL: 'https://pitwall.example.org',
+			INBOX_MAX_BYTES: 1_048_576,
+			INBOX_RATE_LIMIT: 10,
+		});
+		expect(parseConfig({ ...valid, HTTP_PORT: '0' }).HTTP_PORT).toBe(0);
+	});
 	it.each(bad)('%s=%j gives its own message', (variable, value, message) => {
 		const found = problems({ ...valid, [variable]: value });
 		expect(found).toHaveLength(1);

@@ -1,6 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
- * The `pitwall` CLI: replay, odds, backtest and import over history CSV files, and checking a pasted scoreboard.
+ * The `pitwall` CLI: replay, odds, backtest and import over history CSV files, checking a pasted scoreboard, and
+ * `watch`, which sends a sim server's new result files to a league's results inbox.
  * `main(argv, io)` returns the exit code (0 ok, 2 bad arguments or input, 1 unexpected failure), so tests call it
  * with captured output; run as a script, it uses the process streams.
  */
@@ -25,6 +26,7 @@ const commands: Record<string, () => Promise<{ default: CliCommand }>> = {
 	calibrate: () => import('./commands/calibrate.js'),
 	scoreboard: () => import('./commands/scoreboard.js'),
 	forecast: () => import('./commands/forecast.js'),
+	watch: () => import('./commands/watch.js'),
 };
 
 /** Errors that mean "the user gave something wrong": a message and exit code 2, no stack. */

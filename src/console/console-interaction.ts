@@ -153,6 +153,22 @@ function optionResolver(parsed: ParsedLine, nextId: () => string) {
 	};
 }
 
+/**
+ * A message the bot posts by itself rather than as an answer (the results inbox's preview, which Discord would show
+ * in the league's channel): printed, and its buttons armed for the next line. Returns its id.
+ */
+export function showChannelMessage(session: ConsoleSession, payload: unknown): ConsoleMessage {
+	const message: ConsoleMessage = { id: session.nextId(), content: '', components: [], ephemeral: false };
+	const rendered = renderMessage(payload, session, false);
+	if (rendered.text !== '') session.write(`${rendered.text}\n`);
+	message.content = rendered.text;
+	if (rendered.buttons !== undefined) {
+		message.components = rendered.buttons;
+		session.armButtons(rendered.buttons, message);
+	}
+	return message;
+}
+
 /** Reply state and methods shared by the command and the button interaction. */
 function replies(session: ConsoleSession, clicked: ConsoleMessage | undefined) {
 	const state = { deferred: false, replied: false, ephemeral: null as boolean | null };

@@ -1,7 +1,8 @@
 /**
  * The local console: reads lines (a terminal or a pipe), runs each slash command through the same router and
  * handlers as the bot, one at a time and in order, and answers armed buttons from a typed `confirm` / `cancel`.
- * A trailing `\` continues the line. `help` lists the commands; `exit`, `quit` or end of input stop it.
+ * A trailing `\` continues the line, and so does a quoted option value still open (`results:"1. Alice` then
+ * `2. Bob"`). `help` lists the commands; `exit`, `quit` or end of input stop it.
  * On a terminal (issue 8 §5) readline adds the prompt, echo, line editing, a history kept in a file, and TAB
  * completion (completer.ts) whose names and player choices come through the router like Discord's autocomplete.
  */
@@ -16,10 +17,11 @@ import {
 	createConsoleAutocomplete,
 	createConsoleButton,
 	createConsoleCommand,
+	showChannelMessage,
 	type ConsoleMessage,
 	type ConsoleSession,
 } from './console-interaction.js';
-import { ConsoleLineError, describeOption, parseLine } from './line-parser.js';
+import { ConsoleLineError, continuesQuote, describeOption, parseLine } from './line-parser.js';
 import { pathChoices } from './path-choices.js';
 import { buttonWord, type ConsoleButton } from './render.js';
 
@@ -41,6 +43,11 @@ export interface ConsoleOptions extends RouterOptions {
 	/** Where charts and other files are written (default data/console-out); paths are printed absolute. */
 	readonly outDir?: string;
 	readonly now?: () => Date;
+	/**
+	 * Hands the caller a function that prints a message the bot posts by itself, arming its buttons (the results
+	 * inbox's previews when the console runs the HTTP server); it returns the message's id.
+	 */
+	readonly channel?: (show: (payload: unknown) => string) => void;
 }
 
 const PROMPT = 'pitwall> ';
@@ -87,6 +94,7 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
 		},
 	};
 	const data = options.commands.map((command) => command.data);
+	options.channel?.((payload) => showChannelMessage(session, payload).id);
 
 	const press = async (word: string): Promise<boolean> => {
 		const target = word.toLowerCase();
@@ -200,8 +208,10 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
 		rl.prompt();
 	}
 	for await (const raw of rl) {
-		if (raw.endsWith('\\') && !raw.endsWith('\\\\')) {
-			pending += `${raw.slice(0, -1)}\n`;
+		const backslash = raw.endsWith('\\') && !raw.endsWith('\\\\');
+		// A trailing `\` continues the line, and so does a quoted value still open (a scoreboard pasted in quotes).
+		if (backslash || continuesQuote((pending + raw).trim(), data)) {
+			pending += `${backslash ? raw.slice(0, -1) : raw}\n`;
 			if (options.prompt) {
 				rl.setPrompt(CONTINUE_PROMPT);
 				rl.prompt();

@@ -4,6 +4,8 @@
  *
  *   /name [group] [subcommand] opt:value opt:"quoted value with spaces and \n escapes" …
  *
+ * An unquoted text value runs to the end of the line or to the next option of the command (`results:1. Alice
+ * 1:23.456; 2. Bob 1:24.010 date:2026-03-01`); a quoted value may span lines (the console reads on: continuesQuote).
  * Values are typed as Discord would type them: string, integer, number, boolean (true/false/yes/no), user (`@name`
  * or a raw id), attachment (`file:path/to/file.csv` or a bare path, read by the caller). Every problem is a
  * ConsoleLineError with a message for the user; nothing here touches the file system.
@@ -18,6 +20,9 @@ import {
 export class ConsoleLineError extends Error {
 	override readonly name = 'ConsoleLineError';
 }
+
+/** A quoted value still open at the end of the text: the console reads the next lines on (console-loop.ts). */
+export class UnclosedQuoteError extends ConsoleLineError {}
 
 /** A user option as typed: `@Alice` → { name: 'Alice' }; `123456789012345678` → { id }. */
 export type ConsoleUserValue = { readonly kind: 'user'; readonly id?: string; readonly name?: string };
@@ -86,7 +91,8 @@ export function tokenizeLine(line: string): Token[] {
 					i++;
 				}
 			}
-			if (!closed) throw new ConsoleLineError(`unbalanced quote: ${quote} opened at column ${start + 1} is not closed`);
+			if (!closed)
+				throw new UnclosedQuoteError(`unbalanced quote: ${quote} opened at column ${start + 1} is not closed`);
 			if (i < line.length && !/\s/.test(line[i]!)) {
 				throw new ConsoleLineError(`expected a space after the closing ${quote} at column ${i}`);
 			}
@@ -96,26 +102,6 @@ export function tokenizeLine(line: string): Token[] {
 		tokens.push({ key, value, ...(quoted && { quoted }) });
 	}
 	return tokens;
-}
-
-/**
- * Discord takes everything typed into a text option, spaces included, and so does the console: bare words after an
- * unquoted text value continue it, joined by single spaces (`/rating player:Lewis Hamilton`, `/odds players:Ann, Bob
- * Smith`). Other bare words stay as they are (and are refused).
- */
-function continueTextValues(tokens: readonly Token[], leaves: readonly APIApplicationCommandBasicOption[]): Token[] {
-	const merged: Token[] = [];
-	for (const token of tokens) {
-		const previous = merged.at(-1);
-		const continues =
-			token.key === undefined &&
-			previous?.key !== undefined &&
-			previous.quoted !== true &&
-			leaves.find((o) => o.name === previous.key)?.type === ApplicationCommandOptionType.String;
-		if (continues) merged[merged.length - 1] = { ...previous, value: `${previous.value} ${token.value}` };
-		else merged.push(token);
-	}
-	return merged;
 }
 
 const TYPE_NAMES: Partial<Record<ApplicationCommandOptionType, string>> = {
@@ -206,14 +192,22 @@ const names = (options: readonly { name: string }[]): string => options.map((opt
 
 /** Parses a line (leading `/` optional) against the registry's definitions. */
 export function parseLine(line: string, commands: readonly CommandData[]): ParsedLine {
-	const tokens = tokenizeLine(line.trim().replace(/^\//, ''));
-	const first = tokens[0];
+	const text = line.trim().replace(/^\//, '');
+	// The command's words (name, group, subcommand) are plain words; the options after them are read by optionTokens.
+	const word = (at: number): { key: string | undefined; value: string; start: number; end: number } | undefined => {
+		const start = at + (/^\s*/u.exec(text.slice(at))?.[0].length ?? 0);
+		if (start >= text.length) return undefined;
+		const value = /^\S+/u.exec(text.slice(start))![0];
+		const key = /^([-_\p{L}\p{N}]+):/u.exec(value)?.[1];
+		return { key, value, start, end: start + value.length };
+	};
+	const first = word(0);
 	if (!first || first.key !== undefined) throw new ConsoleLineError('expected a command name, e.g. /about (type help)');
 	const name = first.value.toLowerCase();
 	const command = commands.find((c) => c.name === name);
 	if (!command) throw new ConsoleLineError(`unknown command /${name} (known: ${names(commands)})`);
 
-	let rest = tokens.slice(1);
+	let at = first.end;
 	let level: readonly APIApplicationCommandOption[] = command.options ?? [];
 	let group: string | undefined;
 	let subcommand: string | undefined;
@@ -224,31 +218,23 @@ export function parseLine(line: string, commands: readonly CommandData[]): Parse
 				o.type === ApplicationCommandOptionType.Subcommand || o.type === ApplicationCommandOptionType.SubcommandGroup,
 		);
 	while (branches().length > 0) {
-		const word = rest[0];
-		if (!word || word.key !== undefined) {
+		const next = word(at);
+		if (!next || next.key !== undefined) {
 			throw new ConsoleLineError(`${path} needs a subcommand: ${names(branches())}`);
 		}
-		const branch = branches().find((o) => o.name === word.value.toLowerCase());
-		if (!branch) throw new ConsoleLineError(`unknown subcommand ${path} ${word.value} (known: ${names(branches())})`);
+		const branch = branches().find((o) => o.name === next.value.toLowerCase());
+		if (!branch) throw new ConsoleLineError(`unknown subcommand ${path} ${next.value} (known: ${names(branches())})`);
 		if (branch.type === ApplicationCommandOptionType.SubcommandGroup) group = branch.name;
 		else subcommand = branch.name;
 		path += ` ${branch.name}`;
 		level = 'options' in branch && branch.options ? branch.options : [];
-		rest = rest.slice(1);
+		at = next.end;
 	}
 
 	const leaves = level as readonly APIApplicationCommandBasicOption[];
 	const options: ConsoleOption[] = [];
-	for (const token of continueTextValues(rest, leaves)) {
-		if (token.key === undefined) {
-			const hint = leaves.length > 0 ? `options are name:value (${names(leaves)})` : `${path} takes no options`;
-			throw new ConsoleLineError(`unexpected "${token.value}": ${hint}`);
-		}
-		const option = leaves.find((o) => o.name === token.key);
-		if (!option) {
-			const known = leaves.length > 0 ? `known: ${names(leaves)}` : `${path} takes no options`;
-			throw new ConsoleLineError(`unknown option ${token.key} for ${path} (${known})`);
-		}
+	for (const token of optionTokens(text, at, leaves, path)) {
+		const option = leaves.find((o) => o.name === token.key)!;
 		if (options.some((o) => o.name === option.name)) throw new ConsoleLineError(`option ${option.name} given twice`);
 		options.push({ name: option.name, type: option.type, value: typed(option, token.value) });
 	}
@@ -257,4 +243,99 @@ export function parseLine(line: string, commands: readonly CommandData[]): Parse
 		throw new ConsoleLineError(`${path} needs ${missing.map(describeOption).join(' ')}`);
 	}
 	return { name, group, subcommand, options };
+}
+
+/** Where a quoted value ends: the index after its closing quote, and the value with its escapes read. */
+function readQuoted(line: string, at: number): { value: string; end: number } {
+	const quote = line[at]!;
+	let value = '';
+	let i = at + 1;
+	while (i < line.length) {
+		const c = line[i]!;
+		if (c === '\\' && i + 1 < line.length) {
+			const next = line[i + 1]!;
+			value += ESCAPES[next] ?? `\\${next}`;
+			i += 2;
+		} else if (c === quote) {
+			return { value, end: i + 1 };
+		} else {
+			value += c;
+			i++;
+		}
+	}
+	throw new UnclosedQuoteError(`unbalanced quote: ${quote} opened at column ${at + 1} is not closed`);
+}
+
+/**
+ * The options after the command's words, each `name:value` with a name of the command's. A quoted value ends at its
+ * quote (and may span lines). An unquoted text value runs on, spaces and all, as Discord takes a text option, to the
+ * end of the line or to the next ` name:` whose name is an option of the command (`results:1. Alice 1:23.456; 2. Bob
+ * date:2026-03-01`: `1:` is no option, `date:` is); runs of spaces in it are one space. Other values are one word.
+ */
+function optionTokens(
+	line: string,
+	from: number,
+	leaves: readonly APIApplicationCommandBasicOption[],
+	path: string,
+): { key: string; value: string }[] {
+	const tokens: { key: string; value: string }[] = [];
+	const known = new Set(leaves.map((o) => o.name.toLowerCase()));
+	let i = from;
+	while (i < line.length) {
+		while (i < line.length && /\s/.test(line[i]!)) i++;
+		if (i >= line.length) break;
+		const keyMatch = /^([-_\p{L}\p{N}]+):/u.exec(line.slice(i));
+		if (!keyMatch) {
+			const word = /^\S+/u.exec(line.slice(i))![0];
+			const hint = leaves.length > 0 ? `options are name:value (${names(leaves)})` : `${path} takes no options`;
+			throw new ConsoleLineError(`unexpected "${word}": ${hint}`);
+		}
+		const key = keyMatch[1]!.toLowerCase();
+		const option = leaves.find((o) => o.name === key);
+		if (!option) {
+			const hint = leaves.length > 0 ? `known: ${names(leaves)}` : `${path} takes no options`;
+			throw new ConsoleLineError(`unknown option ${key} for ${path} (${hint})`);
+		}
+		i += keyMatch[0].length;
+		const quote = line[i];
+		if (quote === '"' || quote === "'") {
+			const { value, end } = readQuoted(line, i);
+			if (end < line.length && !/\s/.test(line[end]!)) {
+				throw new ConsoleLineError(`expected a space after the closing ${quote} at column ${end}`);
+			}
+			tokens.push({ key, value });
+			i = end;
+		} else if (option.type === ApplicationCommandOptionType.String) {
+			let end = line.length;
+			for (const next of line.slice(i).matchAll(/\s([-_\p{L}\p{N}]+):/gu)) {
+				if (known.has(next[1]!.toLowerCase())) {
+					end = i + next.index;
+					break;
+				}
+			}
+			const value = line
+				.slice(i, end)
+				.split('\n')
+				.map((part) => part.trim().replace(/[^\S\n]+/gu, ' '))
+				.join('\n')
+				.trim();
+			tokens.push({ key, value });
+			i = end;
+		} else {
+			let value = '';
+			while (i < line.length && !/\s/.test(line[i]!)) value += line[i++];
+			tokens.push({ key, value });
+		}
+	}
+	return tokens;
+}
+
+/** Whether a line ends inside a quoted option value, so the next lines continue it (the console reads them on). */
+export function continuesQuote(line: string, commands: readonly CommandData[]): boolean {
+	try {
+		parseLine(line, commands);
+		return false;
+	} catch (error) {
+		return error instanceof UnclosedQuoteError;
+	}
 }

@@ -8,12 +8,16 @@ import { resolve } from 'node:path';
 import { ConfigError, parseLocalConfig, type LocalConfig } from '../config.js';
 import type { ButtonHandler, Command, CommandContext } from '../discord/command.js';
 import { createLogger, type Logger } from '../logger.js';
-import type { LeagueRepository } from '../storage/ports.js';
 import { createLeagueRepository } from '../storage/league-repository.js';
 import { STORE_DAMAGED_EXIT_CODE, StoreIntegrityError } from '../storage/store-integrity-error.js';
 import { openStore } from '../storage/store-url.js';
 import { handleShutdownSignals } from '../shutdown.js';
-import { CONSOLE_GUILD_ID } from './console-interaction.js';
+import { CONSOLE_CHANNEL_ID, CONSOLE_GUILD_ID } from './console-interaction.js';
+import { toDiscordBody } from '../discord/channel-message.js';
+import type { RunningHttpServer } from '../http/server.js';
+import type { InboxMessages } from '../services/inbox-service.js';
+import type { ChannelPoster } from '../services/monthly-post-port.js';
+import type { KeyValueNamespace, LeagueRepository } from '../storage/ports.js';
 import { runConsole } from './console-loop.js';
 import { ensureSampleLeague } from './sample-league.js';
 
@@ -21,10 +25,22 @@ export interface StartConsoleOptions {
 	readonly commands: readonly Command[];
 	readonly buttons?: readonly ButtonHandler[];
 	/** The handlers' context over the console's repository (the same services the bot builds). */
-	readonly context: (repo: LeagueRepository, log: Logger) => CommandContext;
+	readonly context: (repo: LeagueRepository, log: Logger, inbox: ConsoleInbox) => CommandContext;
+	/**
+	 * How the results inbox's messages look (commands/league/inbox-format.ts). With it and HTTP_PORT set, the console
+	 * runs the HTTP server too: a file sent to it is previewed in the console, confirmed by typing `confirm`.
+	 */
+	readonly inboxMessages?: InboxMessages | undefined;
 	readonly env?: Readonly<Record<string, string | undefined>>;
 	/** SIGTERM / SIGINT close the store and exit 0 (`npm start`; issue 9, item 9). Off in tests (one process). */
 	readonly handleSignals?: boolean;
+}
+
+/** What the console's services need for the results inbox: the store's namespace, the address, the one channel. */
+export interface ConsoleInbox {
+	readonly inboxStore: KeyValueNamespace;
+	readonly inboxUrl: () => string | undefined;
+	readonly inboxChannel: string;
 }
 
 export async function startConsole(options: StartConsoleOptions): Promise<number> {
@@ -54,6 +70,7 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 		return STORE_DAMAGED_EXIT_CODE;
 	}
 	const repo = createLeagueRepository(store, { log });
+	let server: RunningHttpServer | undefined;
 	// A terminal's Ctrl-C is a key for the line editor (raw mode), not a signal; a `kill` or a service manager's stop
 	// is one, and must not cut the store off mid-write.
 	const shutdown = options.handleSignals ? handleShutdownSignals({ log }) : undefined;
@@ -70,10 +87,46 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 		// still echoes what is typed (its own line mode), and nothing but answers reaches the file.
 		const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
 		if (interactive) err('Type help for the commands, TAB to complete, ↑ for earlier lines, exit to leave.\n');
+		let url = config.HTTP_PUBLIC_URL;
+		const context = options.context(repo, log, {
+			inboxStore: store.namespace('inbox'),
+			inboxUrl: () => url,
+			inboxChannel: CONSOLE_CHANNEL_ID,
+		});
+		/** Prints a message the inbox posts (set once the console runs). */
+		let show: ((payload: unknown) => string) | undefined;
+		if (config.HTTP_PORT !== undefined && context.services !== undefined && options.inboxMessages !== undefined) {
+			const poster: ChannelPoster = {
+				post: (_channel, message) =>
+					Promise.resolve(
+						show === undefined
+							? { ok: false, failure: { kind: 'not-text' } }
+							: { ok: true, messageId: show(toDiscordBody(message)) },
+					),
+				findMarked: () => Promise.resolve({ ok: true, messageId: undefined }),
+			};
+			// Loaded only when on: the console starts without fastify otherwise.
+			const { startHttpServer } = await import('../http/server.js');
+			server = await startHttpServer({
+				log,
+				host: config.HTTP_HOST,
+				port: config.HTTP_PORT,
+				inbox: {
+					inbox: context.services.inbox,
+					outlet: { poster, messages: options.inboxMessages },
+					maxBytes: config.INBOX_MAX_BYTES,
+					perLeague: config.INBOX_RATE_LIMIT,
+				},
+			});
+			url ??= server.url;
+			shutdown?.add('http server', () => server?.close());
+			err(`pitwall: results inbox at ${server.url}/inbox: previews appear here (/league inbox token:new)\n`);
+		}
 		return await runConsole({
 			commands: options.commands,
 			buttons: options.buttons,
-			context: options.context(repo, log),
+			context,
+			channel: (given) => (show = given),
 			input: process.stdin,
 			output: process.stdout,
 			write: (text) => void process.stdout.write(text),
@@ -84,6 +137,7 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 		});
 	} finally {
 		shutdown?.dispose();
+		await server?.close();
 		await repo.close();
 	}
 }

@@ -28,7 +28,10 @@ export function createChannelPoster(client: Client): ChannelPoster {
 	/** The channel, or the failure that says why it cannot take a message. */
 	const channelOf = async (channelId: string) => {
 		try {
-			const channel = await client.channels.fetch(channelId);
+			// Under SHARDS=N the process posting (the one that took an inbox file) may not hold the channel's server:
+			// the channel is then fetched over REST without its guild, and not cached (discord.js needs
+			// allowUnknownGuild for that; a channel of a cached server comes from the cache as before).
+			const channel = await client.channels.fetch(channelId, { allowUnknownGuild: true, cache: false });
 			if (channel === null || !channel.isSendable()) return { failure: { kind: 'not-text' } as const };
 			return { channel };
 		} catch (error) {

@@ -104,7 +104,7 @@ const COLUMN_WORDS: Readonly<Record<ColumnRole, readonly string[]>> = {
 		'distacco', // it
 		'különbség', // hu
 	],
-	status: ['status', 'state', 'statut', 'estado', 'stato', 'állapot'],
+	status: ['status', 'state', 'out', 'reason out', 'statut', 'estado', 'stato', 'állapot'], // out: iRacing's reason out
 	points: ['points', 'pts', 'pt', 'score', 'punkte', 'pkt', 'punti', 'puntos', 'pont', 'pontszám'],
 	laps: ['laps', 'lap count', 'runden', 'tours', 'vueltas', 'giri', 'kör', 'körök'],
 	ignored: [
@@ -155,13 +155,56 @@ for (const [role, words] of Object.entries(COLUMN_WORDS) as [ColumnRole, readonl
 	for (const word of words) if (!ROLE_OF.has(word)) ROLE_OF.set(word, role);
 }
 
-/** The role of a column name (`Pos.`, `Fahrer`, `Best Lap`), or undefined for a word that is no known column. */
-export function columnRole(name: string): ColumnRole | undefined {
-	const key = name
+const columnKey = (name: string): string =>
+	name
 		.normalize('NFC')
 		.trim()
 		.toLowerCase()
 		.replace(/\s+/gu, ' ')
 		.replace(/[.:]+$/u, '');
-	return ROLE_OF.get(key);
+
+/** The role of a column name (`Pos.`, `Fahrer`, `Best Lap`), or undefined for a word that is no known column. */
+export function columnRole(name: string): ColumnRole | undefined {
+	return ROLE_OF.get(columnKey(name));
 }
+
+/** Known columns that are not read and hold one lap time (a best lap) or one whole number (a car number, incidents). */
+const TIME_COLUMNS = new Set([
+	'best',
+	'best lap',
+	'fastest lap',
+	'bestlap',
+	'bestzeit',
+	'beste runde',
+	'meilleur tour',
+	'mejor vuelta',
+	'giro veloce',
+	'miglior giro',
+	'legjobb kör',
+]);
+const NUMBER_COLUMNS = new Set([
+	'no',
+	'number',
+	'car number',
+	'grid',
+	'start',
+	'inc',
+	'incidents',
+	'led',
+	'pit',
+	'pits',
+]);
+
+/**
+ * What one cell of a column holds, for cutting a line whose cells are separated by single spaces: a lap time, a whole
+ * number, or text of any number of words (a name, a car, a team, an unknown column).
+ */
+export function columnKind(name: string): 'time' | 'number' | 'text' {
+	const key = columnKey(name);
+	if (TIME_COLUMNS.has(key)) return 'time';
+	if (NUMBER_COLUMNS.has(key)) return 'number';
+	return 'text';
+}
+
+/** The longest known column name made of 1 to 3 words, for a header whose words are separated by single spaces. */
+export const MAX_COLUMN_WORDS = 3;

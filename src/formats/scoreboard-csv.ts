@@ -1,8 +1,10 @@
 import { CsvError, csvLine, readCsv } from './csv.js';
 import { columnRole, type ColumnRole } from './scoreboard-columns.js';
 import {
+	cellStatus,
 	DASH,
 	GAP,
+	intervalAsGap,
 	POSITION_TOKEN,
 	readGap,
 	readSeconds,
@@ -126,7 +128,7 @@ export function readCsvDrafts(
 			cell('status'),
 		);
 		if (typeof reading === 'string') errors.push({ line, message: reading });
-		else drafts.push({ line, ordinal: ordinal - 1, ...reading });
+		else drafts.push({ line, ordinal: ordinal - 1, ...reading, positionColumn: true });
 	}
 	return drafts;
 }
@@ -140,11 +142,11 @@ function readCsvRow(
 ): LineReading | string {
 	const problem = nameProblem(rawPlayer);
 	if (problem !== undefined) return problem;
-	// A sim's export writes DNF or DQ in the position column; a kart game writes it in the time column.
-	let status: EntryStatus | undefined =
-		statusText === '' || statusText.toLowerCase() === 'finished' ? 'finished' : statusOf(statusText);
+	// A sim's export writes DNF or DQ in the position column; a kart game writes it in the time column; iRacing's
+	// Out column says Running, Disconnected or Disqualified.
+	let status: EntryStatus | undefined = cellStatus(statusText);
 	if (status === undefined) {
-		return `status must be empty, DNF, DNS or DSQ (or RET, retired, DQ), got "${statusText}"`;
+		return `status must be empty, DNF, DNS or DSQ (or RET, retired, Disconnected, DQ, Disqualified, Running), got "${statusText}"`;
 	}
 	let position = positionText;
 	if (statusOf(position) !== undefined) {
@@ -157,8 +159,9 @@ function readCsvRow(
 	let time: number | undefined;
 	let gap: Gap | undefined;
 	let timeValue = timeText;
-	if (statusOf(timeValue) !== undefined) {
-		if (status === 'finished') status = statusOf(timeValue)!;
+	const timeStatus = /^out:/iu.test(timeValue) ? cellStatus(timeValue) : statusOf(timeValue);
+	if (timeStatus !== undefined) {
+		if (status === 'finished') status = timeStatus;
 		timeValue = '';
 	}
 	if (GAP.test(timeValue)) {
@@ -172,9 +175,15 @@ function readCsvRow(
 		if (typeof checked === 'string') return checked;
 		time = checked;
 	}
-	if (gapText !== '' && gap === undefined) {
-		const laps = /^\+?(\d+)\s*(?:laps?|L)$/iu.exec(gapText);
-		const reading = laps ? readGap(`+${laps[1]}`) : readGap(gapText.startsWith('+') ? gapText : `+${gapText}`);
+	const outOfGap = /^out:/iu.test(gapText) ? cellStatus(gapText) : undefined;
+	if (outOfGap !== undefined) {
+		// iRacing's interval of a car out of the race: `Out: Disconnected`.
+		if (status === 'finished') status = outOfGap;
+	} else if (gapText !== '' && gap === undefined) {
+		// iRacing writes intervals minus-signed: `-0.542`, `-1L`, `-1 L`.
+		const interval = intervalAsGap(gapText);
+		const laps = /^\+(\d+)\s*(?:laps?|L)$/iu.exec(interval);
+		const reading: Gap | string = laps ? { text: interval, laps: Number(laps[1]) } : readGap(interval);
 		if (typeof reading === 'string') return `gap must be +seconds (+0.556), +m:ss.fff or +N laps, got "${gapText}"`;
 		gap = reading;
 	}

@@ -11,19 +11,51 @@ import type { EntryStatus } from '../ratings/types.js';
 
 export type OutStatus = Exclude<EntryStatus, 'finished'>;
 
-/** Status words, case-insensitive. RET and retired are retirements (DNF); DQ is a disqualification (DSQ). */
+/**
+ * Status words, case-insensitive. RET, retired and Disconnected (iRacing's reason out) are retirements (DNF); DQ and
+ * Disqualified are a disqualification (DSQ).
+ */
 const STATUS_WORDS: Readonly<Record<string, OutStatus>> = {
 	dnf: 'DNF',
 	ret: 'DNF',
 	retired: 'DNF',
+	disconnected: 'DNF',
 	dns: 'DNS',
 	dsq: 'DSQ',
 	dq: 'DSQ',
+	disqualified: 'DSQ',
 };
 
 export function statusOf(word: string): OutStatus | undefined {
 	const key = word.toLowerCase();
 	return Object.hasOwn(STATUS_WORDS, key) ? STATUS_WORDS[key] : undefined;
+}
+
+/** iRacing writes the reason out as `Out: Disconnected`; `Out:` is dropped. */
+const OUT_PREFIX = /^out:\s*/iu;
+const OUT_WORD = /^out:$/iu;
+
+/**
+ * The status a status cell gives (a status column, iRacing's Out column): empty, `finished` and `Running` are a
+ * finisher; a status word (`DNF`, `Disconnected`, `Out: Disqualified`) is that status; undefined for anything else.
+ */
+export function cellStatus(cell: string): EntryStatus | undefined {
+	const word = cell.trim().replace(OUT_PREFIX, '');
+	if (word === '' || /^(?:finished|running)$/iu.test(word)) return 'finished';
+	return statusOf(word);
+}
+
+/**
+ * An interval cell as the text grammar writes a gap: iRacing's minus-signed intervals `-0.542`, `-1L`, `-1 L` are
+ * `+0.542`, `+1 lap`, `+1 lap`; `+2 L` is `+2 laps`, and a bare `1.5` is `+1.5`. Other text comes back unchanged.
+ */
+export function intervalAsGap(cell: string): string {
+	const text = cell.trim();
+	const laps = /^-\s*(\d+)\s*(?:L|laps?)$/iu.exec(text) ?? /^\+?(\d+)\s+L$/iu.exec(text);
+	if (laps) return `+${laps[1]} ${laps[1] === '1' ? 'lap' : 'laps'}`;
+	const minus = /^-\s*(\d.*)$/u.exec(text);
+	if (minus) return `+${minus[1]}`;
+	return /^\d/u.test(text) ? `+${text}` : text;
 }
 
 /**
@@ -44,11 +76,11 @@ export const GAP = /^\+\d/u;
 const GAP_TIME = /^\+(\d+(?::\d+){0,2}(?:[.,]\d+)?)s?$/u;
 const GAP_LAPS = /^\+(\d+)L$/iu;
 /** Words after `+N` in a gap of whole laps: English, German, French, Spanish, Italian, Hungarian. */
-const LAP_WORDS = /^(?:laps?|runden?|tours?|vueltas?|giri|giro|kör)$/iu;
+export const LAP_WORDS = /^(?:laps?|runden?|tours?|vueltas?|giri|giro|kör)$/iu;
 /** A number with its unit, a points or laps column: `25 pts`, `25pts`, `23 laps`. */
 const UNIT_WORDS = /^(?:pts?|points?|laps?)$/iu;
 const UNIT_NUMBER = /^\d+(?:pts?|points?|laps?)$/iu;
-const BARE_INTEGER = /^\d+$/u;
+export const BARE_INTEGER = /^\d+$/u;
 /** A dash alone is a separator (`1) Alice - 1:02.345`) or an empty cell. */
 export const DASH = /^[-–—]$/u;
 
@@ -83,6 +115,11 @@ export interface Draft extends LineReading {
 	readonly line: number;
 	/** How many racer lines (good or bad) came before this one. */
 	readonly ordinal: number;
+	/**
+	 * The position was read from a table's position column (a header names it): a table whose finishers all have
+	 * one is read in the order of its positions, whatever the order of its rows (sorted by name, by car number).
+	 */
+	readonly positionColumn?: boolean;
 }
 
 interface Token {
@@ -95,8 +132,13 @@ interface Token {
 /**
  * Read one line. `looseNumberBudget`: how many bare numbers in the name's own cell may be read as columns (the
  * scoreboard decides: numberColumns in scoreboard-text.ts); numbers in a cell of their own are always columns.
+ * `nameRules: false` reads the shape of a line (a title, a comment) without checking the name (its length).
  */
-export function readTextLine(content: string, looseNumberBudget: number): LineReading | string {
+export function readTextLine(
+	content: string,
+	looseNumberBudget: number,
+	{ nameRules = true }: { readonly nameRules?: boolean } = {},
+): LineReading | string {
 	const bad = forbiddenCharacter(content);
 	if (bad !== undefined) {
 		return `the line contains the character ${codePointLabel(bad)}: control and invisible formatting characters are not allowed`;
@@ -141,6 +183,21 @@ export function readTextLine(content: string, looseNumberBudget: number): LineRe
 		const before = tokens.at(-2);
 		if (token.quoted) break;
 		const text = token.text;
+		if (before !== undefined && !before.quoted && OUT_WORD.test(before.text)) {
+			// iRacing's `Out: Disconnected`: the reason out is the status (`Out: Running` is a finisher).
+			const out = cellStatus(text);
+			if (out !== undefined) {
+				if (out !== 'finished') {
+					if (status !== undefined)
+						return `two statuses, "${before.text} ${text}" and "${statusText}": expected at most one`;
+					status = out;
+					statusText = `${before.text} ${text}`;
+				}
+				tokens.pop();
+				tokens.pop();
+				continue;
+			}
+		}
 		const word = statusOf(text);
 		if (word !== undefined) {
 			if (status !== undefined) return `two statuses, "${text}" and "${statusText}": expected at most one`;
@@ -221,7 +278,7 @@ export function readTextLine(content: string, looseNumberBudget: number): LineRe
 	const name = quoted ?? cellText(nameCell!);
 	const ignored = cells.filter((cell) => cell !== nameCell).map(cellText);
 	const numberInName = quoted === undefined && /\s\d+$/u.test(name);
-	const problem = nameProblem(name);
+	const problem = nameRules ? nameProblem(name) : undefined;
 	if (problem !== undefined) return problem;
 	return {
 		player: normalizeName(name),
@@ -443,7 +500,10 @@ export function splitCells(content: string): string[] {
 	return cells;
 }
 
-/** Names that read as something else unquoted: a word that is a position, a number, a dash, a time, a gap, a status. */
+/**
+ * Names that read as something else unquoted: a word that is a position, a number, a dash, a time, a gap, a status,
+ * `Out:` (iRacing's `Out: Disconnected`).
+ */
 export function needsQuotes(name: string): boolean {
 	return (
 		name.startsWith('"') ||
@@ -458,6 +518,7 @@ export function needsQuotes(name: string): boolean {
 					POSITION_TOKEN.test(token) ||
 					DASH.test(token) ||
 					UNIT_NUMBER.test(token) ||
+					OUT_WORD.test(token) ||
 					/^\|+$/u.test(token),
 			)
 	);

@@ -1,7 +1,7 @@
 import { isCsvHeader, readCsvDrafts } from './scoreboard-csv.js';
 import { addGap, needsQuotes, readSeconds, SCOREBOARD_LIMITS, TIME_SHAPED, timeInRange } from './scoreboard-line.js';
 import type { Draft, ScoreboardError } from './scoreboard-line.js';
-import { readTextDrafts, unfoldOneLine } from './scoreboard-text.js';
+import { commentWarning, isWordsOnly, readTextDrafts, titleWarning, unfoldOneLine } from './scoreboard-text.js';
 import { typoFinder, typoNote, nameKey } from '../league/player-names.js';
 import type { RaceEntry } from '../ratings/types.js';
 
@@ -70,7 +70,7 @@ export function parseScoreboard(text: string, options: ScoreboardOptions = {}): 
 	const errors: ScoreboardError[] = [];
 	const warnings: string[] = [];
 	const pasted = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r\n|\r|\n/u);
-	stripCodeFences(pasted, errors);
+	stripCodeFences(pasted, errors, warnings);
 	const firstIndex = pasted.findIndex((content) => content.trim() !== '');
 	if (firstIndex === -1) {
 		if (errors.length > 0) return failure(errors);
@@ -132,12 +132,30 @@ function utf8Length(text: string): number {
 /**
  * Remove the fences of a pasted code block, in place, keeping line numbers: an opening fence on the first
  * non-blank line (with an optional language word, as Discord reads it: ```` ```text ````), a closing fence at
- * the end of the last non-blank line. A fence anywhere else is an error.
+ * the end of the last non-blank line. Lines of words only around the block (a bold title above it, a "GG" below
+ * it) are left out with a warning each, and the block is read. A fence anywhere else is an error.
  */
-function stripCodeFences(lines: string[], errors: ScoreboardError[]): void {
-	const first = lines.findIndex((content) => content.trim() !== '');
+function stripCodeFences(lines: string[], errors: ScoreboardError[], warnings: string[]): void {
+	let first = lines.findIndex((content) => content.trim() !== '');
 	if (first === -1) return;
-	const last = lines.findLastIndex((content) => content.trim() !== '');
+	let last = lines.findLastIndex((content) => content.trim() !== '');
+	const open = lines.findIndex((content) => content.trimStart().startsWith('```'));
+	const close = lines.findLastIndex((content) => content.trimEnd().endsWith('```'));
+	if (open !== -1 && open <= close && (open !== first || close !== last)) {
+		const outside = lines.flatMap((content, i) => ((i < open || i > close) && content.trim() !== '' ? [i] : []));
+		if (outside.every((i) => !lines[i]!.includes('```') && isWordsOnly(lines[i]!))) {
+			for (const i of outside) {
+				warnings.push(
+					i < open
+						? titleWarning(i + 1, lines[i]!, 'a code block follows it')
+						: commentWarning(i + 1, lines[i]!, 'it is below the code block'),
+				);
+				lines[i] = '';
+			}
+			first = open;
+			last = close;
+		}
+	}
 	const opening = lines[first]!.trimStart();
 	if (opening.startsWith('```')) {
 		const rest = opening.slice(3);
@@ -160,11 +178,12 @@ function stripCodeFences(lines: string[], errors: ScoreboardError[]): void {
 // Scoreboard-wide checks
 
 function validate(
-	drafts: readonly Draft[],
+	given: readonly Draft[],
 	errors: ScoreboardError[],
 	warnings: string[],
 	options: ScoreboardOptions,
 ): RaceEntry[] {
+	const drafts = byPositionColumn(given, errors);
 	// One entry per player, names compared ignoring case.
 	const seen = new Map<string, Draft>();
 	for (const draft of drafts) {
@@ -322,6 +341,23 @@ function validate(
 		status: draft.status,
 	});
 	return [...finishers.map(toEntry), ...others.map(toEntry)];
+}
+
+/**
+ * A table whose finishers all have a position from its position column is read in the order of its positions, when
+ * its rows come in another order (sorted by name, by car number): the rows are sorted by position (stably: ties and
+ * rows without a number, a DNF in the position column, keep their order; those go last). Each row then counts the
+ * rows sorted above it (and any unreadable row) as listed above, so the checks on positions hold as for rows in order.
+ */
+function byPositionColumn(drafts: readonly Draft[], errors: readonly ScoreboardError[]): readonly Draft[] {
+	const finishers = drafts.filter((draft) => draft.status === 'finished');
+	if (!finishers.every((draft) => draft.positionColumn === true && draft.number !== undefined)) return drafts;
+	const key = (draft: Draft): number => (draft.number === undefined ? Infinity : Number(draft.number));
+	if (finishers.every((draft, i) => i === 0 || key(draft) >= key(finishers[i - 1]!))) return drafts;
+	const unreadable = new Set(errors.map((error) => error.line)).size;
+	return drafts
+		.toSorted((a, b) => (key(a) === key(b) ? 0 : key(a) - key(b)))
+		.map((draft, i) => ({ ...draft, ordinal: i + unreadable }));
 }
 
 /**

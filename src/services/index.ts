@@ -17,6 +17,9 @@ import { createRaceService, type RaceService, type RaceServiceOptions } from './
 import type { MonthlyPostComposer } from './monthly-post-port.js';
 import { createRankingPostService, type RankingPostService } from './ranking-post-service.js';
 import { createRatingService, type RatingService } from './rating-service.js';
+import { createInboxService, type InboxService } from './inbox-service.js';
+import { createMemoryStore } from '../storage/memory-store.js';
+import type { Logger } from '../logger.js';
 
 /** Every service over one repository: what the router hands each command in its context. */
 export interface Services {
@@ -39,6 +42,8 @@ export interface Services {
 	readonly rankingPost: RankingPostService;
 	/** The monthly ranking post's content (the job posts it; `/league preview-post` shows it). */
 	readonly composer: MonthlyPostComposer;
+	/** The results inbox: `/league inbox`, the files sent to the HTTP server, their previews' buttons. */
+	readonly inbox: InboxService;
 }
 
 /** `clock` is the one clock of every service: "today" in a league's time zone comes from it (league-day.ts). */
@@ -52,6 +57,17 @@ export interface ServicesOptions extends RaceServiceOptions {
 	readonly jobs?: KeyValueNamespace | undefined;
 	/** The chart renderer for the monthly post's chart (commands get theirs from the command context). */
 	readonly charts?: ChartRenderer | undefined;
+	/**
+	 * The store's `inbox` namespace (tokens, received files). Default: one in this process's memory, for tests that
+	 * do not use the inbox; the bot and the console pass the store's, which every process shares.
+	 */
+	readonly inboxStore?: KeyValueNamespace | undefined;
+	/** The address inbox files are sent to, as `/league inbox` shows it (undefined: the HTTP server is off). */
+	readonly inboxUrl?: (() => string | undefined) | undefined;
+	/** For warnings that change no answer (an inbox record not updated after its race was stored). */
+	readonly log?: Logger | undefined;
+	/** Where inbox previews go for a league that names no channel (the console: its one channel). */
+	readonly inboxChannel?: string | undefined;
 }
 
 export function createServices(repo: LeagueRepository, options: ServicesOptions = {}): Services {
@@ -61,12 +77,13 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 	// One rated history per (league, system) for /rating and /race show (issue 8 §4).
 	const changes = createChangeCache(repo);
 	const composer = options.composer ?? createRankingComposer({ repo, daily, charts: options.charts });
+	const races = createRaceService(repo, leagues, { ...options, clock, changes });
 	return {
 		leagues,
 		transfer: createLeagueTransferService(repo, leagues, clock),
 		stats: createLeagueStatsService(repo, leagues),
 		calibrate: createLeagueCalibrateService(repo, leagues, { clock }),
-		races: createRaceService(repo, leagues, { ...options, clock, changes }),
+		races,
 		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),
 		forecast: createForecastService(repo, leagues, clock),
@@ -76,6 +93,13 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		daily,
 		composer,
 		rankingPost: createRankingPostService({ leagues, composer, jobs: options.jobs, clock }),
+		inbox: createInboxService(repo, leagues, races, {
+			store: options.inboxStore ?? createMemoryStore().namespace('inbox'),
+			clock,
+			url: options.inboxUrl,
+			log: options.log,
+			channel: options.inboxChannel,
+		}),
 	};
 }
 

@@ -33,6 +33,8 @@ export interface CreateLeagueInput {
 	readonly timezone?: string | undefined;
 	readonly organizerRole?: RoleChoice | undefined;
 	readonly rankingChannel?: string | undefined;
+	/** Where the results inbox posts its previews (absent: the ranking channel). */
+	readonly resultsChannel?: string | undefined;
 }
 
 export interface ConfigureLeagueInput {
@@ -41,6 +43,8 @@ export interface ConfigureLeagueInput {
 	/** Changed only by members with Manage Server (issue 9 item 6a). */
 	readonly organizerRole?: RoleChoice | undefined;
 	readonly rankingChannel?: string | undefined;
+	/** Where the results inbox posts its previews (absent: the ranking channel). */
+	readonly resultsChannel?: string | undefined;
 	readonly reset?: 'yearly' | 'none' | undefined;
 	/** How retirements are read (rankRace): `ordered` (the default), `tied` or `excluded`. */
 	readonly retirements?: RetirementReading | undefined;
@@ -238,6 +242,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				timezone: checkTimezone(input.timezone ?? DEFAULT_TIMEZONE),
 				...(input.organizerRole !== undefined && { organizerRole: checkOrganizerRole(input.organizerRole, guildId) }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
+				...(input.resultsChannel !== undefined && { resultsChannel: input.resultsChannel }),
 			};
 			return refuse('bad-league', () => repo.createLeague(config, actor.userId));
 		},
@@ -279,6 +284,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				...(input.timezone !== undefined && { timezone: checkTimezone(input.timezone) }),
 				...(organizerRole !== undefined && { organizerRole }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
+				...(input.resultsChannel !== undefined && { resultsChannel: input.resultsChannel }),
 			};
 			const rankingPost = configuredRankingPost(updated, input);
 			const config: LeagueConfig = { ...updated, ...(rankingPost !== undefined && { rankingPost }) };

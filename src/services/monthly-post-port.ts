@@ -12,6 +12,15 @@ export interface ChannelMessage {
 	readonly content: string;
 	readonly embeds?: readonly EmbedData[];
 	readonly files?: readonly { readonly name: string; readonly data: Buffer }[];
+	/** One row of buttons under the message (the results inbox's Confirm / Cancel), routed by their customId. */
+	readonly buttons?: readonly ChannelButton[];
+}
+
+/** A button as plain data: its customId (`<prefix>:<arg>…`, src/discord/command.ts), label and style. */
+export interface ChannelButton {
+	readonly customId: string;
+	readonly label: string;
+	readonly style: 'success' | 'secondary' | 'danger' | 'primary';
 }
 
 export interface ComposeOptions {

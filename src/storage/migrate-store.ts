@@ -17,7 +17,8 @@ const ORDER = {
 	'daily-standings': 4,
 	'derived-caches': 5,
 	jobs: 6,
-	guilds: 7,
+	inbox: 7,
+	guilds: 8,
 } satisfies Record<EntityName, number>; // a new EntityName fails to compile here until it is copied too
 
 export const allEntityNames: readonly EntityName[] = (Object.keys(ORDER) as EntityName[]).sort(

@@ -18,7 +18,9 @@ export type EntityName =
 	| 'guilds'
 	| 'daily-standings'
 	| 'jobs'
-	| 'derived-caches';
+	| 'derived-caches'
+	/** The results inbox: each league's token (hashed) and settings, and every file received (services/inbox-service.ts). */
+	| 'inbox';
 
 /** One namespace of a store. Values are plain JSON (records.ts). */
 export interface KeyValueNamespace {

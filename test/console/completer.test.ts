@@ -86,7 +86,7 @@ describe('completeLine over the registry', () => {
 		const subs = race?.options?.map((o) => `${o.name} `);
 		expect((await complete('/race '))[0]).toEqual(subs);
 		expect(await complete('/race su')).toEqual([['submit '], 'su']);
-		expect((await complete('/race submit '))[0]).toEqual(['results:', 'league:', 'file:', 'date:', 'name:']);
+		expect((await complete('/race submit '))[0]).toEqual(['results:', 'league:', 'file:', 'date:', 'name:', 'class:']);
 		expect((await complete('/race submit results:x '))[0]).not.toContain('results:');
 		expect(await complete('/rating pl')).toEqual([['player:'], 'pl']);
 		// Role and channel options exist in the definition but cannot be typed in the console: not offered.

@@ -162,7 +162,7 @@ describe('console loop', () => {
 
 	it('prints errors and goes on with the next line', async () => {
 		const { out, log } = await run(
-			'/nope\n/echo\n/echo text:"open\n/boom\n/echo text:after csv:missing.csv\n/echo text:ok\n',
+			'/nope\n/echo\n/boom\n/echo text:after csv:missing.csv\n/echo text:ok\n/echo text:"open\n/echo text:never\n',
 		);
 		expect(out).toContain('error: unknown command /nope');
 		expect(out).toContain('error: /echo needs text:<text>');
@@ -171,6 +171,50 @@ describe('console loop', () => {
 		expect(log).toContain('kaboom');
 		expect(out).toContain('error: cannot read missing.csv: ENOENT');
 		expect(out).toContain('text=ok');
+		// A quote still open reads on to the end of the input, where it is unbalanced: the next line was its text.
+		expect(out).not.toContain('text=never');
+	});
+
+	it('reads a quoted value on over the next lines until its closing quote, as a pasted scoreboard', async () => {
+		const { out } = await run(
+			[
+				'/submit results:"Round 3 results',
+				'1. Alice 1:23.456',
+				'',
+				'2. Bob 1:24.010"',
+				'cancel',
+				'/echo text:ok',
+				'',
+			].join('\n'),
+		);
+		expect(out).toContain('preview: Round 3 results | 1. Alice 1:23.456 |  | 2. Bob 1:24.010');
+		expect(out).toContain('cancelled');
+		expect(out).toContain('text=ok');
+		expect(out).not.toContain('error:');
+	});
+
+	it('shows the continuation prompt on a terminal while a quote is open', async () => {
+		const input = new PassThrough();
+		const output = new PassThrough();
+		let screen = '';
+		output.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+		let out = '';
+		const done = runConsole({
+			commands: [echo, submit, boom],
+			buttons: [press],
+			context: { log: createLogger({ level: 'error', write: () => undefined }) },
+			input,
+			output,
+			write: (text) => (out += text),
+			prompt: true,
+			outDir: join(dir, 'out'),
+		});
+		input.write('/echo text:"one\r');
+		input.write('two"\r');
+		input.end('exit\r');
+		await done;
+		expect(screen).toContain('...> ');
+		expect(out).toContain('text=one\ntwo');
 	});
 
 	it('answers buttons by typing confirm or cancel, continued lines keep their newline', async () => {

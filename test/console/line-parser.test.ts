@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType as T, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { ConsoleLineError, parseLine, tokenizeLine } from '../../src/console/line-parser.js';
+import { ConsoleLineError, continuesQuote, parseLine, tokenizeLine } from '../../src/console/line-parser.js';
 
 const commands = [
 	{ name: 'about', description: 'x' },
@@ -109,12 +109,46 @@ describe('console line parser', () => {
 		fails('/rating system:Folyami extra', /option system must be one of folyami|unexpected "extra"/);
 	});
 
+	it('runs an unquoted text value to the end of the line or to the next option of the command', () => {
+		// `1:23.456;` is no option (the docs' example failed with "unknown option 1"), `file:` is one.
+		expect(
+			parseLine('/race submit results:1. Alice 1:23.456; 2. Bob 1:24.010; 3. Carol DNF', commands).options,
+		).toEqual([{ name: 'results', type: T.String, value: '1. Alice 1:23.456; 2. Bob 1:24.010; 3. Carol DNF' }]);
+		expect(parseLine('/race submit results:Out: Disconnected  Wen file:a.csv', commands).options).toEqual([
+			{ name: 'results', type: T.String, value: 'Out: Disconnected Wen' },
+			{ name: 'file', type: T.Attachment, value: { kind: 'file', path: 'a.csv' } },
+		]);
+		// A word with a colon that is no option of the command stays in the value, and so do quotes inside it.
+		expect(parseLine('/race submit results:1. "Max 33" 1:02.3 colour:red', commands).options[0]?.value).toBe(
+			'1. "Max 33" 1:02.3 colour:red',
+		);
+		expect(parseLine('/rating player:Lewis Hamilton CHART:yes', commands).options.map((o) => o.value)).toEqual([
+			'Lewis Hamilton',
+			true,
+		]);
+	});
+
+	it('tells when a quoted value is still open at the end of the text, so the console reads the next line on', () => {
+		expect(continuesQuote('/race submit results:"1. Alice 1:23.456', commands)).toBe(true);
+		expect(continuesQuote('/race submit results:"1. Alice 1:23.456\n2. Bob', commands)).toBe(true);
+		expect(continuesQuote("/race submit results:'1. Alice", commands)).toBe(true);
+		expect(continuesQuote('/race submit results:"1. Alice\n2. Bob"', commands)).toBe(false);
+		expect(parseLine('/race submit results:"1. Alice 1:23.456\n2. Bob 1:24.0"', commands).options[0]?.value).toBe(
+			'1. Alice 1:23.456\n2. Bob 1:24.0',
+		);
+		// An unquoted value, a bad line or no command: nothing to continue.
+		expect(continuesQuote('/race submit results:Bob "The Rocket', commands)).toBe(false);
+		expect(continuesQuote('/race submit colour:"x', commands)).toBe(false);
+		expect(continuesQuote('confirm', commands)).toBe(false);
+	});
+
 	it('explains every kind of bad line', () => {
 		fails('/nope', /unknown command \/nope \(known: about, race, rating\)/);
 		fails('/race', /\/race needs a subcommand: submit, admin/);
 		fails('/race fly', /unknown subcommand \/race fly/);
 		fails('/race submit', /\/race submit needs results:<text>/);
-		fails('/race submit results:x colour:red', /unknown option colour for \/race submit/);
+		fails('/race submit colour:red results:x', /unknown option colour for \/race submit/);
+		fails('/race admin void race:1 colour:red', /unknown option colour for \/race admin void/);
 		fails('/race submit results:x results:y', /given twice/);
 		fails('/race submit results:"1. Alice', /unbalanced quote/);
 		fails('/race admin void race:1.5', /option race expects integer, got "1.5"/);

@@ -402,16 +402,21 @@ export class FakeDiscord {
 		const shard = identify.shard ?? [0, 1];
 		(ws as WebSocket & { shard?: [number, number] }).shard = shard;
 		this.shards.push(shard);
+		// As Discord: a shard is told of the guilds it serves only ((guild_id >> 22) % shard_count = its id), so a
+		// process of another shard knows nothing of the guild (no cache of it or its channels).
+		const ours = Number((BigInt(this.guildId) >> 22n) % BigInt(shard[1])) === shard[0];
 		this.sendDispatch(ws, 'READY', {
 			v: 10,
 			user: { id: this.botUserId, username: 'pitwall', discriminator: '0', global_name: null, avatar: null, bot: true },
-			guilds: [{ id: this.guildId, unavailable: true }],
+			guilds: ours ? [{ id: this.guildId, unavailable: true }] : [],
 			session_id: `session-${this.snowflake()}`,
 			resume_gateway_url: `ws://127.0.0.1:${this.port}/gateway`,
 			shard,
 			application: { id: this.appId, flags: 0 },
 		});
-		this.sendDispatch(ws, 'GUILD_CREATE', guildPayload(this.guildId, channelPayload(this.channelId, this.guildId)));
+		if (ours) {
+			this.sendDispatch(ws, 'GUILD_CREATE', guildPayload(this.guildId, channelPayload(this.channelId, this.guildId)));
+		}
 	}
 
 	private dispatch(event: string, data: Json): void {

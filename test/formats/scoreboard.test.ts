@@ -503,6 +503,212 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 	});
 });
 
+describe('parseScoreboard: titles, comments, tables copied with spaces, iRacing, rows out of order', () => {
+	it('drops a title line longer than a name above numbered racers, with the title warning', () => {
+		const title = 'Thursday Kart Club - Round 1 results (Kecskemét, 15 laps)';
+		const { entries, warnings } = ok(lines(title, '', '1. Anna 12:01.345', '2. Bence 12:03.120'));
+		expect(entries.map((e) => e.player)).toEqual(['Anna', 'Bence']);
+		expect(warnings).toEqual([`line 1: "${title}" is read as a title, not a racer (the racers below it are numbered)`]);
+		// Above unnumbered racers it is still a racer, and too long a name.
+		expect(errorsOf(lines(title, 'Anna', 'Bence'))).toEqual([
+			`1: the name "${title}" is 57 characters long: at most 32`,
+		]);
+	});
+
+	it('reads a code block with words around it: a title above, a comment below, each left out with a warning', () => {
+		const { entries, warnings } = ok(
+			lines('**Round 3 results**', '```text', 'Anna 12:01.345', 'Bence 12:03.120', '```', '', 'GG all!'),
+		);
+		expect(entries.map((e) => [e.position, e.player])).toEqual([
+			[1, 'Anna'],
+			[2, 'Bence'],
+		]);
+		expect(warnings).toEqual([
+			'line 1: "**Round 3 results**" is read as a title, not a racer (a code block follows it)',
+			'line 7: "GG all!" is read as a comment, not a racer (it is below the code block)',
+		]);
+		// A racer outside the block is no title: the fence stays an error.
+		expect(errorsOf(lines('1. Anna 12:01.345', '```', '2. Bence 12:03.120', '```'))).toEqual([
+			'2: unexpected code fence ```: paste a single block; only its opening and closing fences are removed',
+		]);
+	});
+
+	it('drops the lines of words below numbered racers as comments, one warning each', () => {
+		const { entries, warnings } = ok(
+			lines(
+				'1st  Anna   58.301  25',
+				'2nd  Bence  58.944  18',
+				'3rd  Csaba  DNF     0',
+				'GG everyone, see you next week!',
+				'Next round: Thursday',
+			),
+		);
+		expect(entries.map((e) => [e.position, e.player, e.status])).toEqual([
+			[1, 'Anna', 'finished'],
+			[2, 'Bence', 'finished'],
+			[3, 'Csaba', 'DNF'],
+		]);
+		expect(warnings.slice(1)).toEqual([
+			'line 4: "GG everyone, see you next week!" is read as a comment, not a racer (the racers above it are numbered)',
+			'line 5: "Next round: Thursday" is read as a comment, not a racer (the racers above it are numbered)',
+		]);
+		// A last line that could be a name is a racer whose number was forgotten: still an error, as between racers.
+		expect(errorsOf(lines('1. Anna', '2. Bence', 'Csaba'))).toEqual([
+			'3: expected a position number, as line 1 has one: number every finisher or none',
+		]);
+		// Without numbers a last line is a racer.
+		expect(errorsOf(lines('1. Anna', 'Bence', '2. Csaba'))[0]).toBe(
+			'2: expected a position number, as line 1 has one: number every finisher or none',
+		);
+		expect(entriesOf(lines('Anna', 'Bence', 'Csaba')).map((e) => e.player)).toEqual(['Anna', 'Bence', 'Csaba']);
+	});
+
+	it("cuts the rows of a header aligned with spaces at two or more spaces, or under the header's columns", () => {
+		const { entries, warnings } = ok(
+			lines(
+				'Pos  Driver        Car           Laps  Time        Best Lap   Inc',
+				'1    Anna Kovács   Mazda MX-5    15    12:01.345   0:47.812   0',
+				'2    Bence Tóth    Toyota GR86   15    12:03.120   0:47.990   2',
+				'3    Csaba Nagy    Mazda MX-5    14                0:48.300   4',
+				'4    Dóra Kiss     Toyota GR86   9     DNF         0:48.100   6',
+			),
+		);
+		expect(entries.map((e) => [e.position, e.player, e.time, e.status])).toEqual([
+			[1, 'Anna Kovács', 721.345, 'finished'],
+			[2, 'Bence Tóth', 723.12, 'finished'],
+			[3, 'Csaba Nagy', undefined, 'finished'],
+			[4, 'Dóra Kiss', undefined, 'DNF'],
+		]);
+		expect(warnings).toEqual([
+			'line 1: the columns "Car", "Best Lap", "Inc" are not read: pitwall reads the position, player (or driver, name), time, gap and status',
+		]);
+		// A name run into the car by one space stands under two columns: refused, not read as one name.
+		expect(
+			errorsOf(
+				lines(
+					'Pos  Driver        Car           Laps  Time',
+					'1    Anna Kovács   Mazda MX-5    15    12:01.345',
+					'2    Maximilian Obermayer Mazda  15    12:03.120',
+				),
+			),
+		).toEqual([
+			"3: this line does not fit the header's columns (line 1: Pos, Driver, Car, Laps, Time): separate its cells with a tab or two spaces, or leave out the Car column, so the name is not mixed with it",
+		]);
+	});
+
+	it('reads rows with single spaces by what each column holds when only the name is text', () => {
+		const { entries, warnings } = ok(
+			lines(
+				'Pos Driver Laps Time Best Lap Inc',
+				'1 Anna Kovács 15 12:01.345 0:47.812 0',
+				'2 Bence Tóth 15 +1.775 0:47.990 2',
+				'3 Csaba 14 +1 lap 0:48.300 4',
+				'4 Dóra Kiss 9 DNF 0:48.100 6',
+			),
+		);
+		expect(entries.map((e) => [e.position, e.player, e.time, e.status])).toEqual([
+			[1, 'Anna Kovács', 721.345, 'finished'],
+			[2, 'Bence Tóth', 723.12, 'finished'],
+			[3, 'Csaba', undefined, 'finished'],
+			[4, 'Dóra Kiss', undefined, 'DNF'],
+		]);
+		expect(warnings).toEqual([
+			'line 1: the columns "Best Lap", "Inc" are not read: pitwall reads the position, player (or driver, name), time, gap and status',
+		]); // Two words are one cell when they read as one: `Out: Disconnected`, `-1 L`.
+		expect(
+			summary(
+				lines(
+					'Pos Driver Interval Out',
+					'1 Anna Kovács - Running',
+					'2 Bence Tóth -1 L Running',
+					'3 Emil Out: Disconnected',
+				),
+			),
+		).toEqual(['1 Anna Kovács - finished', '2 Bence Tóth - finished', '3 Emil - DNF']);
+	});
+
+	it("reads iRacing's intervals and reasons out: -0.542, -1L, -1 L, Running, Disconnected, Disqualified, Out: …", () => {
+		const { entries, warnings } = ok(
+			lines(
+				'Fin\tDriver\tInterval\tLaps\tOut',
+				'1\tAnna\t-\t20\tRunning',
+				'2\tBence\t-0.542\t20\tRunning',
+				'3\tCsaba\t-1L\t19\tRunning',
+				'4\tDóra\t-2 L\t18\tRunning',
+				'5\tEmil\tOut: Disconnected\t11\tDisconnected',
+				'6\tFanni\t-\t20\tDisqualified',
+			),
+		);
+		expect(entries.map((e) => [e.position, e.player, e.status])).toEqual([
+			[1, 'Anna', 'finished'],
+			[2, 'Bence', 'finished'],
+			[3, 'Csaba', 'finished'],
+			[4, 'Dóra', 'finished'],
+			[5, 'Emil', 'DNF'],
+			[6, 'Fanni', 'DSQ'],
+		]);
+		expect(warnings).toEqual([
+			'line 3: the leader (line 2) has no time, so the gaps (+0.542, +1 lap, +2 laps) give the order only, no times',
+		]);
+		// With the leader's time the minus-signed interval is a gap like +0.542.
+		expect(summary(lines('Pos\tDriver\tTime\tInterval', '1\tAnna\t20:00.000\t-', '2\tBence\t\t-0.542'))).toEqual([
+			'1 Anna 1200 finished',
+			'2 Bence 1200.542 finished',
+		]);
+		// On a plain line `Out: Disconnected` is the status; an unknown reason out in a status column is refused.
+		expect(summary(lines('1. Anna 20:00.0', '2. Bence Out: Disconnected', '3. Csaba Disqualified'))).toEqual([
+			'1 Anna 1200 finished',
+			'2 Bence - DNF',
+			'3 Csaba - DSQ',
+		]);
+		expect(errorsOf(lines('Pos\tDriver\tOut', '1\tAnna\tRunning', '2\tBence\tTowed'))).toEqual([
+			'3: the status "Towed" is not a status: expected DNF, DNS or DSQ (or RET, retired, Disconnected, DQ, Disqualified), Running, finished or nothing',
+		]);
+		// An iRacing CSV export: the same readings.
+		expect(
+			summary(
+				lines(
+					'Fin Pos,Name,Interval,Out',
+					'2,Bence,-0.542,Running',
+					'1,Anna,-,Running',
+					'3,Csaba,-1 L,Running',
+					'4,Emil,Out: Disconnected,Disconnected',
+				),
+			),
+		).toEqual(['1 Anna - finished', '2 Bence - finished', '3 Csaba - finished', '4 Emil - DNF']);
+	});
+
+	it('reads a table whose rows are out of order (sorted by name) in the order of its position column', () => {
+		const { entries, warnings } = ok(
+			lines('Pos\tDriver\tTime', '3\tAnna\t1:01.870', '1\tBence\t1:01.204', 'DNF\tCsaba\t', '2\tDóra\t1:01.455'),
+		);
+		expect(entries.map((e) => [e.position, e.player, e.status])).toEqual([
+			[1, 'Bence', 'finished'],
+			[2, 'Dóra', 'finished'],
+			[3, 'Anna', 'finished'],
+			[4, 'Csaba', 'DNF'],
+		]);
+		expect(warnings).toEqual([]);
+		// Ties and every check on positions hold on the sorted rows.
+		expect(summary(lines('Pos\tDriver', '2\tAnna', '1\tBence', '1\tCsaba'))).toEqual([
+			'1 Bence - finished',
+			'1 Csaba - finished',
+			'3 Anna - finished',
+		]);
+		expect(errorsOf(lines('Pos\tDriver', '5\tAnna', '1\tBence', '2\tCsaba'))).toEqual([
+			'2: position 5 is impossible here: only 2 racers are listed above, so expected at most 3',
+		]);
+		expect(errorsOf(lines('Pos\tDriver', '2\tAnna', '1\tBence', '2\tAnna'))).toEqual([
+			'4: "Anna" is entered twice: on line 2 and here (names ignore case)',
+		]);
+		expect(summary(lines('player,position', 'Anna,2', 'Bence,1'))).toEqual(['1 Bence - finished', '2 Anna - finished']);
+		// Without a header the order of the lines is the order the racers are given in.
+		expect(errorsOf(lines('2. Anna', '1. Bence'))[0]).toBe(
+			'1: position 2 is impossible here: no racer is listed above, so expected at most 1',
+		);
+	});
+});
+
 describe('parseScoreboard: CSV exports (issue 8 §2)', () => {
 	it('reads Pos/Driver/Time/Gap columns, ignores laps, car and best lap, takes DNF from the position column', () => {
 		const text = lines(
@@ -833,7 +1039,9 @@ describe('parseScoreboard: bad CSV', () => {
 		[
 			'an unknown status',
 			lines('player,position,status', 'Alice,1,crashed'),
-			['2: status must be empty, DNF, DNS or DSQ (or RET, retired, DQ), got "crashed"'],
+			[
+				'2: status must be empty, DNF, DNS or DSQ (or RET, retired, Disconnected, DQ, Disqualified, Running), got "crashed"',
+			],
 		],
 		['an empty name', lines('player,position', ' ,1'), ['2: expected a player name']],
 		[
