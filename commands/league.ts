@@ -44,6 +44,12 @@ const settings = [
 		channel_types: postableChannels,
 	},
 	{
+		type: Text,
+		name: 'class',
+		description: 'The class this league rates from multi-class result files (all: every class as one field)',
+		max_length: 64,
+	},
+	{
 		type: Channel,
 		name: 'results-channel',
 		description: 'Channel where result files sent to the results inbox are previewed (default: the ranking channel)',
@@ -256,6 +262,7 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 		`Organizers: Manage Server${c.organizerRole ? ` and <@&${c.organizerRole}>` : ''}`,
 		...(c.rankingChannel ? [`Ranking channel: <#${c.rankingChannel}>`] : []),
 		...(c.resultsChannel ? [`Results channel: <#${c.resultsChannel}>`] : []),
+		...(c.carClass ? [`Class: ${esc(c.carClass)} (of multi-class result files)`] : []),
 		...(usesPost ? [rankingPostText(post)] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
 		`Retirements: ${RETIREMENT_TEXT[c.retirements ?? 'ordered']}`,
@@ -291,6 +298,7 @@ export default {
 			organizerRole: role === null ? undefined : { id: role.id, managed: role.managed },
 			rankingChannel: o.getChannel('ranking-channel')?.id,
 			resultsChannel: o.getChannel('results-channel')?.id,
+			carClass: o.getString('class') ?? undefined,
 		};
 		switch (o.getSubcommand()) {
 			case 'create': {

@@ -30,6 +30,8 @@ export interface LeagueConfig {
 	readonly bestResults?: number | undefined;
 	/** Discord channel id where the results inbox posts its previews (absent: the ranking channel). */
 	readonly resultsChannel?: string | undefined;
+	/** The class this league rates from a result file of several classes (absent: every class as one field). */
+	readonly carClass?: string | undefined;
 }
 
 /** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */

@@ -45,6 +45,8 @@ export interface ConfigureLeagueInput {
 	readonly rankingChannel?: string | undefined;
 	/** Where the results inbox posts its previews (absent: the ranking channel). */
 	readonly resultsChannel?: string | undefined;
+	/** The class rated from multi-class result files; `all` goes back to every class as one field. */
+	readonly carClass?: string | undefined;
 	readonly reset?: 'yearly' | 'none' | undefined;
 	/** How retirements are read (rankRace): `ordered` (the default), `tied` or `excluded`. */
 	readonly retirements?: RetirementReading | undefined;
@@ -285,6 +287,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				...(organizerRole !== undefined && { organizerRole }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
 				...(input.resultsChannel !== undefined && { resultsChannel: input.resultsChannel }),
+				...(input.carClass !== undefined && { carClass: leagueClass(input.carClass) }),
 			};
 			const rankingPost = configuredRankingPost(updated, input);
 			const config: LeagueConfig = { ...updated, ...(rankingPost !== undefined && { rankingPost }) };
@@ -322,4 +325,12 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 			};
 		},
 	};
+}
+
+/** `/league config class:`: a class name as result files write it, or `all` (every class as one field). */
+function leagueClass(typed: string): string | undefined {
+	const name = typed.trim().replace(/\s+/gu, ' ');
+	if (name === '' || name.toLowerCase() === 'all') return undefined;
+	if ([...name].length > 64) throw refused('bad-config', 'A class name is at most 64 characters.');
+	return name;
 }

@@ -42,8 +42,8 @@ export interface SubmitInput {
 	readonly text?: string | undefined;
 	/** Or a file: a sim's result file, a scoreboard CSV or text, a Race for Kicks scoreboard (read-file.ts). */
 	readonly file?: RaceFile | undefined;
-	/** Of a multi-class result file, the class to rate alone. */
-	readonly carClass?: string | undefined;
+	/** Of a multi-class result file, the class to rate alone; null: every class (over the league's class). */
+	readonly carClass?: string | null | undefined;
 	readonly date?: string | undefined;
 	readonly name?: string | undefined;
 }
@@ -209,12 +209,13 @@ function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warning
 /** A paste or a file as the entries of a race, with what the preview says about the file (submission.ts). */
 function readSubmission(input: SubmitInput, state: LeagueLog): Submission {
 	if (input.file === undefined) {
-		if (input.carClass !== undefined) {
+		if (input.carClass !== undefined && input.carClass !== null) {
 			throw refused('bad-results-file', 'class: is for a sim result file with classes; a pasted scoreboard has none.');
 		}
 		return parse(input.text ?? '', state);
 	}
-	return fileSubmission(input.file, input.carClass, knownPlayersOf(state), scoreboardEntries);
+	const choice = { asked: input.carClass, league: state.config()?.carClass };
+	return fileSubmission(input.file, choice, knownPlayersOf(state), scoreboardEntries);
 }
 
 /**
@@ -402,7 +403,7 @@ export function createRaceService(
 			if (!Number.isInteger(choice) || choice < 0 || choice > classes.length) {
 				throw refused('bad-class', 'This class is no longer offered: submit the race again.');
 			}
-			const carClass = choice === 0 ? undefined : classes[choice - 1]!.name;
+			const carClass = choice === 0 ? null : classes[choice - 1]!.name;
 			const next = await previewSubmission(actor, { ...input, carClass });
 			pending.delete(previewId);
 			return next;

@@ -1,7 +1,13 @@
 import { clip } from '../formats/clip-text.js';
 import { plural } from '../formats/plural.js';
 import { readRaceFile } from '../formats/results/read-file.js';
-import { classList, type ClassCount, type ResultRacer } from '../formats/results/to-scoreboard.js';
+import {
+	classList,
+	resultScoreboard,
+	type ClassCount,
+	type ResultRacer,
+	type ResultScoreboard,
+} from '../formats/results/to-scoreboard.js';
 import { ResultFileError, type ResultFile } from '../formats/results/types.js';
 import type { ScoreboardResult } from '../formats/scoreboard.js';
 import type { EntryInput } from '../league/league-events.js';
@@ -45,15 +51,28 @@ export function simIdKind(simId: string): string {
 
 type ScoreboardEntries = (result: ScoreboardResult) => { entries: EntryInput[]; warnings: string[] };
 
+/**
+ * The class rated: `asked` (`class:` or a button; null: every class, asked for) wins over the league's class, which
+ * applies only to a file that names classes.
+ */
+export interface ClassChoice {
+	readonly asked?: string | null | undefined;
+	readonly league?: string | undefined;
+}
+
 export function fileSubmission(
 	file: RaceFile,
-	carClass: string | undefined,
+	choice: ClassChoice,
 	knownPlayers: readonly string[],
 	scoreboardEntries: ScoreboardEntries,
 ): Submission {
+	const carClass = choice.asked === null ? undefined : choice.asked;
 	let reading;
 	try {
 		reading = readRaceFile(file.bytes, { knownPlayers, carClass, fileName: file.name });
+		if (reading.kind === 'results' && carClass === undefined && choice.asked !== null && choice.league !== undefined) {
+			reading = { ...reading, board: leagueClassBoard(reading.file, reading.board, choice.league, knownPlayers) };
+		}
 	} catch (error) {
 		if (!(error instanceof ResultFileError)) throw error;
 		// Like the scoreboard's errors: ephemeral, no mentions parsed; the reader's message is shown as it is.
@@ -89,6 +108,23 @@ function dateOf(file: ResultFile, name: string): string | undefined {
 	if (file.date !== undefined) return file.date;
 	const match = file.format === 'acc' ? /^(\d\d)(\d\d)(\d\d)_\d{6}_/u.exec(name) : null;
 	return match === null ? undefined : `20${match[1]}-${match[2]}-${match[3]}`;
+}
+
+/** The league's class, where the file names classes; a file of other classes is refused (class: overrides). */
+function leagueClassBoard(
+	file: ResultFile,
+	board: ResultScoreboard,
+	leagueClass: string,
+	knownPlayers: readonly string[],
+): ResultScoreboard {
+	if (board.classes.length === 0) return board;
+	if (!board.classes.some((c) => c.name.toLowerCase() === leagueClass.toLowerCase())) {
+		throw new ResultFileError(
+			`This league rates class ${leagueClass}, and the file's classes are ${classList(board.classes)}: ` +
+				`to rate one of them here anyway, submit with class:${board.classes[0]!.name}`,
+		);
+	}
+	return resultScoreboard(file, { knownPlayers, carClass: leagueClass });
 }
 
 function sourceLine(file: ResultFile, racers: number, carClass: string | undefined): string {

@@ -92,6 +92,27 @@ describe('a result file submitted as a race', () => {
 		expect((await w.repo.loadState(id)).races()[0]!.entries).toHaveLength(33);
 	});
 
+	it("a league's class rates that class of every multi-class file; a file without it is refused; class: and All classes override it", async () => {
+		const { w } = await cup();
+		await w.services.leagues.configure(organizer, 'Cup', { carClass: 'gte class' });
+		const bytes = fixture(LEAGUE_CSV);
+		const gte = await w.services.races.submit(organizer, { file: { name: 'r.csv', bytes } });
+		expect(gte.source).toBe('Read as iRacing results export (CSV): 17 racers of class GTE Class');
+		const all = await w.services.races.chooseClass(organizer, gte.id, 0);
+		expect(all.lines).toHaveLength(33);
+		const lmp = await w.services.races.submit(organizer, { file: { name: 'r.csv', bytes }, carClass: 'LMP1 Class' });
+		expect(lmp.lines).toHaveLength(7);
+		await w.services.leagues.configure(organizer, 'Cup', { carClass: 'GT3' });
+		await expect(w.services.races.submit(organizer, { file: { name: 'r.csv', bytes } })).rejects.toThrow(
+			/^This league rates class GT3, and the file's classes are LMP1 Class \(7 cars\), HPD ARX-01c \(9 cars\), GTE Class \(17 cars\): to rate one of them here anyway, submit with class:LMP1 Class\. Nothing was stored\.$/,
+		);
+		// A file that names no class is every racer's, whatever the league's class.
+		const single = await w.services.races.submit(organizer, { text: '1. Ann\n2. Bob' });
+		expect(single.lines).toHaveLength(2);
+		await w.services.leagues.configure(organizer, 'Cup', { carClass: 'all' });
+		expect((await w.services.leagues.resolve(organizer, 'Cup')).config.carClass).toBeUndefined();
+	});
+
 	it('a driver renamed in the sim is the same player by their iRacing id, and the preview says so', async () => {
 		const { w, id } = await cup();
 		const bytes = fixture(LEAGUE_CSV);

@@ -2,6 +2,7 @@ import { acReader } from './ac.js';
 import { ams2Reader } from './ams2.js';
 import { race07Reader } from './race07.js';
 import { raceroomReader } from './raceroom.js';
+import { rfactorXmlReader } from './rfactor-xml.js';
 import { accReader } from './acc.js';
 import { classificationReader } from './classification.js';
 import { iracingCsvReader } from './iracing-csv.js';
@@ -17,6 +18,7 @@ export const RESULT_READERS: readonly ResultReader[] = [
 	accReader,
 	acReader,
 	ams2Reader,
+	rfactorXmlReader,
 	raceroomReader,
 	race07Reader,
 	iracingJsonReader,
