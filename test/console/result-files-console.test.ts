@@ -1,0 +1,71 @@
+/**
+ * Every race sample of test/fixtures/results attached in the console as an organizer types it (`/race submit
+ * file:…`), then `confirm`: a preview that says what the file was read as, marks what was inferred, and a stored race
+ * with the file's racers (real router, services, memory store).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { expect, it } from 'vitest';
+import { buttons, commands } from '../../commands/index.js';
+import { CONSOLE_GUILD_ID, CONSOLE_USER_ID } from '../../src/console/console-interaction.js';
+import { runConsole } from '../../src/console/console-loop.js';
+import { readRaceFile } from '../../src/formats/results/read-file.js';
+import { createLogger } from '../../src/logger.js';
+import { createServices } from '../../src/services/index.js';
+import { createLeagueRepository } from '../../src/storage/league-repository.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
+
+const root = join(import.meta.dirname, '../fixtures/results');
+const files = (dir: string): string[] =>
+	readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? files(path) : name.endsWith('.md') ? [] : [path];
+	});
+
+/** The samples that hold a race the scoreboard accepts (the others are refused, each reader's tests say why). */
+const races = files(root).flatMap((path) => {
+	try {
+		const reading = readRaceFile(readFileSync(path), { fileName: path });
+		if (reading.kind !== 'results' || !reading.board.result.ok) return [];
+		const inferred = reading.board.racers.some((r) => r.from.statusInferred === true && r.from.status !== 'finished');
+		return [{ path, racers: reading.board.result.entries.length, inferred, format: reading.file.formatName }];
+	} catch {
+		return [];
+	}
+});
+
+it(`every race sample (${races.length}) attached in the console previews and is stored on confirm`, async () => {
+	expect(races.length).toBeGreaterThanOrEqual(30);
+	const now = () => new Date('2026-11-27T12:00:00Z');
+	const repo = createLeagueRepository(createMemoryStore(), { clock: now });
+	const services = createServices(repo, { clock: now });
+	const actor = { userId: CONSOLE_USER_ID, guildId: CONSOLE_GUILD_ID, manageGuild: true, roles: [] };
+	// A league per sample: each file's race is the first of its league.
+	for (const [i] of races.entries()) await services.leagues.create(actor, { name: `L${i}` });
+	const input = new PassThrough();
+	let out = '';
+	const done = runConsole({
+		commands,
+		buttons,
+		context: { log: createLogger({ level: 'silent' }), services },
+		input,
+		write: (text) => (out += text),
+		prompt: false,
+		now,
+	});
+	input.end(races.map(({ path }, i) => `/race submit league:L${i} file:"${path}"\nconfirm\n`).join(''));
+	expect(await done).toBe(0);
+	const answers = out.split('== Race preview').slice(1);
+	expect(answers).toHaveLength(races.length);
+	races.forEach(({ path, racers, inferred, format }, i) => {
+		const answer = answers[i]!;
+		const where = relative(root, path);
+		expect(answer, where).toContain(`Read as ${format}`);
+		expect(answer, where).toContain(`Stored as R1 in L${i}.`);
+		if (inferred) expect(answer, where).toContain('inferred');
+		expect(answer.match(/^(?:\d+\.|DNF|DNS|DSQ) /gmu)?.length, where).toBeGreaterThanOrEqual(racers);
+	});
+	expect(out).not.toContain('error:');
+	expect(out).not.toContain('Something went wrong');
+});
