@@ -8,6 +8,8 @@ import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
 import { buttons, commands } from '../../commands/index.js';
+import { main } from '../../src/cli/main.js';
+import { readCsv } from '../../src/formats/csv.js';
 import { CONSOLE_GUILD_ID, CONSOLE_USER_ID } from '../../src/console/console-interaction.js';
 import { runConsole } from '../../src/console/console-loop.js';
 import { readRaceFile } from '../../src/formats/results/read-file.js';
@@ -68,4 +70,23 @@ it(`every race sample (${races.length}) attached in the console previews and is 
 	});
 	expect(out).not.toContain('error:');
 	expect(out).not.toContain('Something went wrong');
+
+	// What the league stored is what `pitwall scoreboard --input` prints for the same file, row for row.
+	for (const [i, { path }] of races.entries()) {
+		let csv = '';
+		const code = await main(['scoreboard', '--input', path], { out: (t) => void (csv += t), err: () => {} });
+		expect(code).toBe(0);
+		const state = await repo.loadState((await services.leagues.resolve(actor, `L${i}`)).id);
+		const stored = state
+			.race('R1')!
+			.entries.map((e) =>
+				[state.resolve(e.player)!.name, e.position, e.time ?? '', e.status === 'finished' ? '' : e.status].join(','),
+			);
+		const printed = readCsv(csv)
+			.slice(1)
+			.map(({ fields }) =>
+				[fields[0], Number(fields[1]), fields[2] === '' ? '' : Number(fields[2]), fields[3]].join(','),
+			);
+		expect(printed, relative(root, path)).toEqual(stored);
+	}
 });
