@@ -12,6 +12,7 @@ import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { parseScoreboard, type ScoreboardResult } from '../formats/scoreboard.js';
 import { fileSubmission, simIdKind, type RaceFile, type Submission } from './submission.js';
+import { detectResultFormat } from '../formats/results/index.js';
 import type { ClassCount } from '../formats/results/to-scoreboard.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { requireOrganizer, type Actor } from './actor.js';
@@ -208,13 +209,20 @@ function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warning
 
 /** A paste or a file as the entries of a race, with what the preview says about the file (submission.ts). */
 function readSubmission(input: SubmitInput, state: LeagueLog): Submission {
+	const choice = { asked: input.carClass, league: state.config()?.carClass };
+	const text = input.text ?? '';
+	// Results pasted as a sim or a site shows them (a Mario Kart lounge table, a formula1.com classification) are read
+	// as that format, exactly as the same text in a file would be.
+	if (input.file === undefined && detectResultFormat(text) !== undefined) {
+		const pasted = { name: 'pasted results', bytes: new TextEncoder().encode(text) };
+		return fileSubmission(pasted, choice, knownPlayersOf(state), scoreboardEntries);
+	}
 	if (input.file === undefined) {
 		if (input.carClass !== undefined && input.carClass !== null) {
 			throw refused('bad-results-file', 'class: is for a sim result file with classes; a pasted scoreboard has none.');
 		}
-		return parse(input.text ?? '', state);
+		return parse(text, state);
 	}
-	const choice = { asked: input.carClass, league: state.config()?.carClass };
 	return fileSubmission(input.file, choice, knownPlayersOf(state), scoreboardEntries);
 }
 

@@ -137,6 +137,21 @@ describe('a result file submitted as a race', () => {
 		expect((await w.services.ratings.rating(member, { player: 'Sai Andra' })).summary?.races).toBe(2);
 	});
 
+	it('a Mario Kart lounge table pasted as text is placed by points, not line order (it was read wrongly, silently)', async () => {
+		const { w } = await cup();
+		const table = fixture('BadWolf1023-MKW-Table-Bot/MogiUpdate.py.test_table_text_1.txt').toString('utf8');
+		const preview = await w.services.races.submit(organizer, { text: table });
+		expect(preview.source).toBe('Read as Mario Kart lounge table (Lorenzi table maker): 12 racers');
+		// promise 29+29+42 = 100 and Garrett 24+39+37 = 100 share first; Axis 98 third (the 9th line).
+		expect(preview.lines.slice(0, 4).map((l) => [l.position, l.name])).toEqual([
+			[1, 'promise'],
+			[1, 'Garrett'],
+			[3, 'Axis'],
+			[4, 'PhillyGator'],
+		]);
+		expect(preview.lines.some((l) => /\d\|/u.test(l.name))).toBe(false);
+	});
+
 	it('a file that is not text is refused, naming what it expected', async () => {
 		const { w, id } = await cup();
 		const before = await eventCount(w, id);
