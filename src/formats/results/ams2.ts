@@ -1,5 +1,5 @@
 import type { EntryStatus } from '../../ratings/types.js';
-import { cleanName, finishersFirst, sameNameWarnings, seconds } from './flag-rule.js';
+import { cleanName, dropReconnects, entryOf, finishersFirst, sameNameWarnings, seconds, utcDate } from './flag-rule.js';
 import { int, obj, objects, parseJsonObject, str, type Json } from './json-value.js';
 import { ResultFileError, type ResultEntry, type ResultFile, type ResultReader } from './types.js';
 
@@ -207,7 +207,11 @@ function classify(race: Race, players: Json, warnings: string[]): ResultEntry[] 
 	noteReordering(drafts, warnings);
 	const ordered = finishersFirst(drafts);
 	addMissing(ordered, race, track, who, warnings);
-	const entries = dropReconnects(finishersFirst(ordered), warnings).map((d, i) => toEntry(d, i + 1));
+	const entries = dropReconnects(
+		finishersFirst(ordered),
+		warnings,
+		(d, i) => `${d.name} is in the results twice (a reconnect): the lower row (${i + 1}) was dropped`,
+	).map((d, i) => toEntry(d, i + 1));
 	if (entries.length === 0) throw new ResultFileError(`the race (${race.label}) has no racer`);
 	warnings.push(...sameNameWarnings(entries));
 	return entries;
@@ -296,30 +300,7 @@ function addMissing(drafts: Draft[], race: Race, track: Track, who: Identify, wa
 	}
 }
 
-function dropReconnects(drafts: readonly Draft[], warnings: string[]): Draft[] {
-	const seen = new Set<string>();
-	return drafts.filter((d, i) => {
-		if (!seen.has(d.key)) {
-			seen.add(d.key);
-			return true;
-		}
-		warnings.push(`${d.name} is in the results twice (a reconnect): the lower row (${i + 1}) was dropped`);
-		return false;
-	});
-}
-
-function toEntry(d: Draft, position: number): ResultEntry {
-	return {
-		name: d.name,
-		position,
-		status: d.status,
-		...(d.reason !== undefined && { reason: d.reason }),
-		...(d.totalTime !== undefined && { totalTime: d.totalTime }),
-		...(d.laps !== undefined && { laps: d.laps }),
-		...(d.simId !== undefined && { simId: d.simId }),
-		...(d.status === 'DSQ' && { penalties: ['disqualified'] }),
-	};
-}
+const toEntry = (d: Draft, position: number): ResultEntry => entryOf(d, position);
 
 type Identify = (
 	pid: number | undefined,
@@ -355,18 +336,4 @@ function identities(event: Json, players: Json): Identify {
 
 function isSteamId(id: string | undefined): id is string {
 	return id !== undefined && /^[1-9]\d{5,19}$/u.test(id);
-}
-
-/** `YYYY-MM-DD` of a Unix time in seconds, UTC (days-from-civil inverse, H. Hinnant; no Date in pure code). */
-function utcDate(unixSeconds: number): string {
-	const z = Math.floor(unixSeconds / 86400) + 719468;
-	const era = Math.floor(z / 146097);
-	const doe = z - era * 146097;
-	const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-	const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-	const mp = Math.floor((5 * doy + 2) / 153);
-	const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-	const month = mp < 10 ? mp + 3 : mp - 9;
-	const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-	return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

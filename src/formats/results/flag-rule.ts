@@ -1,3 +1,4 @@
+import { dateOfDayNumber } from '../../league/dates.js';
 import type { EntryStatus } from '../../ratings/types.js';
 import type { ResultEntry } from './types.js';
 
@@ -85,4 +86,51 @@ export function sameNameWarnings(entries: readonly { readonly name: string }[]):
 		warnings.push(`${counts.get(key)} racers named "${name}" with different Steam ids: check who is who`);
 	}
 	return warnings;
+}
+
+/** `YYYY-MM-DD` of a Unix time in seconds (after 1970), UTC: its day number's date (no Date in pure code). */
+export function utcDate(unixSeconds: number): string {
+	return dateOfDayNumber(Math.floor(unixSeconds / 86400));
+}
+
+/**
+ * The rows of a racer seen before dropped (a reconnect gives a driver another slot): the first row of each key kept,
+ * in order; `dropped` says each row dropped (its 0-based index in `drafts`) in `warnings`.
+ */
+export function dropReconnects<T extends { readonly key: string }>(
+	drafts: readonly T[],
+	warnings: string[],
+	dropped: (draft: T, index: number) => string,
+): T[] {
+	const seen = new Set<string>();
+	return drafts.filter((d, i) => {
+		if (!seen.has(d.key)) {
+			seen.add(d.key);
+			return true;
+		}
+		warnings.push(dropped(d, i));
+		return false;
+	});
+}
+
+/** A reader's draft of an entry: the entry's fields without its position (given when the order is known). */
+export type EntryDraft = Omit<ResultEntry, 'position' | 'penalties'>;
+
+/** The entry of a draft at `position`: only the fields it has, and the penalty word of a DSQ. */
+export function entryOf(d: EntryDraft, position: number): ResultEntry {
+	return {
+		name: d.name,
+		position,
+		status: d.status,
+		...(d.statusInferred === true && { statusInferred: true }),
+		...(d.reason !== undefined && { reason: d.reason }),
+		...(d.totalTime !== undefined && { totalTime: d.totalTime }),
+		...(d.laps !== undefined && { laps: d.laps }),
+		...(d.carClass !== undefined && { carClass: d.carClass }),
+		...(d.classPosition !== undefined && { classPosition: d.classPosition }),
+		...(d.simId !== undefined && { simId: d.simId }),
+		...(d.team !== undefined && { team: d.team }),
+		...(d.car !== undefined && { car: d.car }),
+		...(d.status === 'DSQ' && { penalties: ['disqualified'] }),
+	};
 }

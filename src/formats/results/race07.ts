@@ -1,5 +1,5 @@
 import type { EntryStatus } from '../../ratings/types.js';
-import { cleanName, finishersFirst, sameNameWarnings, seconds } from './flag-rule.js';
+import { cleanName, dropReconnects, entryOf, finishersFirst, sameNameWarnings, seconds } from './flag-rule.js';
 import { ResultFileError, type ResultEntry, type ResultFile, type ResultReader } from './types.js';
 
 /**
@@ -77,7 +77,11 @@ export const race07Reader: ResultReader = {
 		const race = all.find((s) => s.name === 'race')?.values;
 		const track = trackName(race?.get('scene'));
 		const date = dateOf(header?.get('timestring'));
-		const entries = dropReconnects(classification(drafts), warnings).map((d, i) => toEntry(d, i + 1));
+		const entries = dropReconnects(
+			classification(drafts),
+			warnings,
+			(d, i) => `${d.name} has two slots (a reconnect): the one placed ${i + 1} was dropped`,
+		).map((d, i) => toEntry(d, i + 1));
 		return {
 			format: 'race07',
 			formatName: `${game === '' ? 'RACE 07' : game} text results`,
@@ -195,31 +199,8 @@ function classification(drafts: readonly Draft[]): Draft[] {
 	return finishersFirst([...finishers, ...others]);
 }
 
-function dropReconnects(drafts: readonly Draft[], warnings: string[]): Draft[] {
-	const seen = new Set<string>();
-	return drafts.filter((d, i) => {
-		if (!seen.has(d.key)) {
-			seen.add(d.key);
-			return true;
-		}
-		warnings.push(`${d.name} has two slots (a reconnect): the one placed ${i + 1} was dropped`);
-		return false;
-	});
-}
-
-function toEntry(d: Draft, position: number): ResultEntry {
-	return {
-		name: d.name,
-		position,
-		status: d.status,
-		...(d.ms !== undefined && { totalTime: seconds(d.ms) }),
-		laps: d.laps,
-		...(d.simId !== undefined && { simId: d.simId }),
-		...(d.team !== undefined && { team: d.team }),
-		...(d.car !== undefined && { car: d.car }),
-		...(d.status === 'DSQ' && { penalties: ['disqualified'] }),
-	};
-}
+const toEntry = (d: Draft, position: number): ResultEntry =>
+	entryOf({ ...d, ...(d.ms !== undefined && { totalTime: seconds(d.ms) }) }, position);
 
 /** `GameData\Locations\Road_America\Road_America.TRK` → "Road America" (the track's folder). */
 function trackName(scene: string | undefined): string | undefined {

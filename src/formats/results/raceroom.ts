@@ -1,5 +1,14 @@
 import type { EntryStatus } from '../../ratings/types.js';
-import { cleanName, finishersFirst, inferredStatus, seconds, winnerOf } from './flag-rule.js';
+import {
+	cleanName,
+	dropReconnects,
+	entryOf,
+	finishersFirst,
+	inferredStatus,
+	seconds,
+	utcDate,
+	winnerOf,
+} from './flag-rule.js';
 import { int, objects, parseJsonObject, str, type Json } from './json-value.js';
 import { ResultFileError, type ResultEntry, type ResultFile, type ResultReader } from './types.js';
 
@@ -109,7 +118,11 @@ function classify(players: readonly Json[], time: number | undefined, warnings: 
 	inferUnstated(drafts, warnings);
 	const lapless = players.filter((p) => !Array.isArray(p.RaceSessionLaps)).length;
 	if (lapless > 0) warnings.push(`the file records no laps for ${lapless} of ${players.length} drivers`);
-	return dropReconnects(finishersFirst(drafts), warnings).map((d, i) => toEntry(d, i + 1));
+	return dropReconnects(
+		finishersFirst(drafts),
+		warnings,
+		(d, i) => `${d.name} is in the race twice (a reconnect): the lower row (${i + 1}) was dropped`,
+	).map((d, i) => toEntry(d, i + 1));
 }
 
 const STATUSES: Readonly<Record<string, EntryStatus>> = {
@@ -197,34 +210,7 @@ function inferUnstated(drafts: Draft[], warnings: string[]): void {
 	);
 }
 
-function dropReconnects(drafts: readonly Draft[], warnings: string[]): Draft[] {
-	const seen = new Set<string>();
-	return drafts.filter((d, i) => {
-		if (!seen.has(d.key)) {
-			seen.add(d.key);
-			return true;
-		}
-		warnings.push(`${d.name} is in the race twice (a reconnect): the lower row (${i + 1}) was dropped`);
-		return false;
-	});
-}
-
-function toEntry(d: Draft, position: number): ResultEntry {
-	return {
-		name: d.name,
-		position,
-		status: d.status,
-		...(d.inferred && { statusInferred: true }),
-		...(d.reason !== undefined && { reason: d.reason }),
-		...(d.totalTime !== undefined && { totalTime: d.totalTime }),
-		...(d.laps !== undefined && { laps: d.laps }),
-		...(d.carClass !== undefined && { carClass: d.carClass }),
-		...(d.classPosition !== undefined && { classPosition: d.classPosition }),
-		...(d.simId !== undefined && { simId: d.simId }),
-		...(d.car !== undefined && { car: d.car }),
-		...(d.status === 'DSQ' && { penalties: ['disqualified'] }),
-	};
-}
+const toEntry = (d: Draft, position: number): ResultEntry => entryOf({ ...d, statusInferred: d.inferred }, position);
 
 /** Unix seconds from a number (seconds, or ms when that large) or a WCF date string `/Date(1459003463775)/`. */
 function unixSeconds(value: unknown): number | undefined {
@@ -232,18 +218,4 @@ function unixSeconds(value: unknown): number | undefined {
 	if (n !== undefined && n > 0) return n > 1e11 ? Math.floor(n / 1000) : n;
 	const ms = /^\/Date\((\d+)/u.exec(str(value) ?? '')?.[1];
 	return ms === undefined ? undefined : Math.floor(Number(ms) / 1000);
-}
-
-/** `YYYY-MM-DD` of a Unix time in seconds, UTC (days-from-civil inverse, H. Hinnant; no Date in pure code). */
-function utcDate(unixSeconds: number): string {
-	const z = Math.floor(unixSeconds / 86400) + 719468;
-	const era = Math.floor(z / 146097);
-	const doe = z - era * 146097;
-	const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-	const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-	const mp = Math.floor((5 * doy + 2) / 153);
-	const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-	const month = mp < 10 ? mp + 3 : mp - 9;
-	const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-	return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acReader } from '../../../src/formats/results/ac.js';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { ResultFileError, type ResultFile } from '../../../src/formats/results/types.js';
+import { expectClaimsNoOther, fixtureText as textOf, readClaimed, rows, thrownBy } from './support.js';
 
 /**
  * The Assetto Corsa reader on real files (test/fixtures/results/…/PROVENANCE.md): the dedicated server's JSON from
@@ -14,25 +12,11 @@ import { ResultFileError, type ResultFile } from '../../../src/formats/results/t
  * flag-rule.ts), then checked by eye against the file; the comments give the raw values the statuses come from.
  */
 
-const root = join(import.meta.dirname, '../../fixtures/results');
 const SERVER = 'mauserrifle-simresults/assettocorsa-server-json';
 const CLIENT = 'mauserrifle-simresults/assettocorsa';
 const MANAGER = 'JustaPenguin-assetto-server-manager';
-const textOf = (path: string) => decodeResultBytes(readFileSync(join(root, path))).text;
-function read(path: string): ResultFile {
-	const text = textOf(path);
-	expect(acReader.detect(text)).toBe(true);
-	return acReader.read(text);
-}
-const rows = (file: ResultFile) => file.entries.map((e) => [e.name, e.position, e.status, e.totalTime, e.laps]);
-const readError = (text: string): unknown => {
-	try {
-		acReader.read(text);
-	} catch (error) {
-		return error;
-	}
-	return undefined;
-};
+const read = (path: string): ResultFile => readClaimed(acReader, textOf(path));
+const readError = (text: string): unknown => thrownBy(acReader, text);
 
 describe('AC server: 2015_10_17_9_49_RACE.json, Monza, 10 laps, drivers who left and slots taken over', () => {
 	const file = read(`${SERVER}/2015_10_17_9_49_RACE.json`);
@@ -405,17 +389,8 @@ describe('AC: files that hold no race, damaged files, detection', () => {
 	});
 
 	it('claims no other fixture and no pasted scoreboard', () => {
-		const walk = (dir: string): string[] =>
-			readdirSync(dir).flatMap((name) => {
-				const path = join(dir, name);
-				return statSync(path).isDirectory() ? walk(path) : [path];
-			});
 		const mine = [`${SERVER}/`, `${CLIENT}/`, `${MANAGER}/`];
-		const others = walk(root)
-			.map((path) => relative(root, path))
-			.filter((path) => !path.endsWith('.md') && !mine.some((folder) => path.startsWith(folder)));
-		expect(others.length).toBeGreaterThan(10);
-		for (const path of others) expect([path, acReader.detect(textOf(path))]).toEqual([path, false]);
+		expectClaimsNoOther(acReader, (path) => mine.some((folder) => path.startsWith(folder)));
 		expect(acReader.detect('1. Alice 1:23.456\n2. Bob 1:24.001\n3. Carol DNF')).toBe(false);
 		expect(acReader.detect('Pos,Driver,Laps,Time\n1,Alice,10,15:02.123')).toBe(false);
 	});

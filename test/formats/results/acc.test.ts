@@ -1,9 +1,15 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accReader } from '../../../src/formats/results/acc.js';
 import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { ResultFileError, type ResultFile } from '../../../src/formats/results/types.js';
+import {
+	expectClaimsNoOther,
+	fixtureBytes as bytes,
+	fixtureText as textOf,
+	readClaimed,
+	rows,
+	thrownBy,
+} from './support.js';
 
 /**
  * The ACC server reader on real files (test/fixtures/results/…/PROVENANCE.md): mauserrifle/simresults'
@@ -14,25 +20,10 @@ import { ResultFileError, type ResultFile } from '../../../src/formats/results/t
  * by eye against the file; the comments give the raw values the statuses come from.
  */
 
-const root = join(import.meta.dirname, '../../fixtures/results');
 const SIMRESULTS = 'mauserrifle-simresults/assettocorsa-competizione';
 const AFRT = 'ignaciochemes-AssettoCorsaCompetizione-Discord-Bot-MONGODB';
-const bytes = (path: string) => readFileSync(join(root, path));
-const textOf = (path: string) => decodeResultBytes(bytes(path)).text;
-function read(path: string): ResultFile {
-	const text = textOf(path);
-	expect(accReader.detect(text)).toBe(true);
-	return accReader.read(text);
-}
-const rows = (file: ResultFile) => file.entries.map((e) => [e.name, e.position, e.status, e.totalTime, e.laps]);
-const readError = (text: string): unknown => {
-	try {
-		accReader.read(text);
-	} catch (error) {
-		return error;
-	}
-	return undefined;
-};
+const read = (path: string): ResultFile => readClaimed(accReader, textOf(path));
+const readError = (text: string): unknown => thrownBy(accReader, text);
 
 describe('ACC: 191003_235558_R.json, a 3-car race written by the server (UTF-16 LE, no byte order mark)', () => {
 	const path = `${SIMRESULTS}/191003_235558_R.json`;
@@ -326,16 +317,7 @@ describe('ACC: damaged files and detection', () => {
 	});
 
 	it('claims no other fixture and no pasted scoreboard', () => {
-		const walk = (dir: string): string[] =>
-			readdirSync(dir).flatMap((name) => {
-				const path = join(dir, name);
-				return statSync(path).isDirectory() ? walk(path) : [path];
-			});
-		const others = walk(root)
-			.map((path) => relative(root, path))
-			.filter((path) => !path.endsWith('.md') && !path.startsWith(`${SIMRESULTS}/`) && !path.startsWith(`${AFRT}/`));
-		expect(others.length).toBeGreaterThan(10);
-		for (const path of others) expect([path, accReader.detect(textOf(path))]).toEqual([path, false]);
+		expectClaimsNoOther(accReader, (path) => path.startsWith(`${SIMRESULTS}/`) || path.startsWith(`${AFRT}/`));
 		expect(accReader.detect('1. Alice 1:23.456\n2. Bob 1:24.001\n3. Carol DNF')).toBe(false);
 		expect(accReader.detect('{"sessionType": "R"}')).toBe(false);
 	});

@@ -10,14 +10,11 @@
  * `stats.players` whose `name` is the driver's. Cars the results leave out were counted from the stage's `Lap`
  * events (their `LapTime` summed) and their last `State` event. Dates are the race stage's `start_time` in UTC.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ams2Reader } from '../../../src/formats/results/ams2.js';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
-import { ResultFileError, type ResultEntry, type ResultFile } from '../../../src/formats/results/types.js';
+import type { ResultEntry, ResultFile } from '../../../src/formats/results/types.js';
+import { expectClaimsNoOther, field, fixtureText as text, readClaimed, readErrorMessage, rows } from './support.js';
 
-const FIXTURES = join(import.meta.dirname, '../../fixtures/results');
 const SIMRESULTS = 'mauserrifle-simresults';
 const PRACTICE_AND_RACE = `${SIMRESULTS}/automobilista2/practice.and.race.json`;
 const MISSING_STEAM_IDS = `${SIMRESULTS}/automobilista2/missing.steam.ids.json`;
@@ -27,27 +24,9 @@ const PC2_ADMIN = `${SIMRESULTS}/projectcars2-server/admin.driver.missing.from.r
 const TOOLBOX = 'devology-uk-ams2-dedicated-server-toolbox/sms_stats_data_with_results.json';
 const MINE = [PRACTICE_AND_RACE, MISSING_STEAM_IDS, CAR_NAME_MISMATCH, PC2_RACE3, PC2_ADMIN, TOOLBOX];
 
-const text = (path: string): string => decodeResultBytes(readFileSync(join(FIXTURES, path))).text;
+const read = (source: string): ResultFile => readClaimed(ams2Reader, source);
 
-function read(source: string): ResultFile {
-	expect(ams2Reader.detect(source)).toBe(true);
-	return ams2Reader.read(source);
-}
-
-type Row = [name: string, position: number, status: string, totalTime: number | undefined, laps: number | undefined];
-const rows = (file: ResultFile): Row[] => file.entries.map((e) => [e.name, e.position, e.status, e.totalTime, e.laps]);
-const field = <K extends keyof ResultEntry>(file: ResultFile, key: K) =>
-	Object.fromEntries(file.entries.flatMap((e) => (e[key] !== undefined ? [[e.name, e[key]]] : [])));
-
-function readError(source: string): string {
-	try {
-		ams2Reader.read(source);
-	} catch (error) {
-		expect(error).toBeInstanceOf(ResultFileError);
-		return (error as Error).message;
-	}
-	throw new Error('expected a ResultFileError');
-}
+const readError = (source: string): string => readErrorMessage(ams2Reader, source);
 
 describe('ams2Reader on real files', () => {
 	it('AMS2 practice.and.race.json: one race in 22 events, Steam ids only in stats.players (every field)', () => {
@@ -314,11 +293,7 @@ describe('ams2Reader on files it cannot read as a race', () => {
 describe('ams2Reader.detect', () => {
 	it("claims none of the other formats' fixtures, nor a pasted scoreboard", () => {
 		const mine = new Set(MINE);
-		const others = readdirSync(FIXTURES, { recursive: true, withFileTypes: true })
-			.filter((d) => d.isFile() && !d.name.startsWith('.') && d.name !== 'PROVENANCE.md')
-			.map((d) => relative(FIXTURES, join(d.parentPath, d.name)).split('\\').join('/'))
-			.filter((path) => !mine.has(path));
-		for (const path of others) expect([path, ams2Reader.detect(text(path))]).toEqual([path, false]);
+		expectClaimsNoOther(ams2Reader, (path) => mine.has(path));
 		expect(ams2Reader.detect('1. Alice 1:23.456\n2. Bob 1:24.001\n3. Carol DNF\n')).toBe(false);
 	});
 

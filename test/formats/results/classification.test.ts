@@ -1,23 +1,14 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classificationReader } from '../../../src/formats/results/classification.js';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { ResultFileError, type ResultFile } from '../../../src/formats/results/types.js';
+import { decodedText as decode, expectClaimsNoOther, fixtureBytes, fixtureText, readClaimed } from './support.js';
 
-const RESULTS = join(import.meta.dirname, '../../fixtures/results');
 const OWN = 'mkalam-alami-formula1point5';
 const POINTS_WARNING = 'the points column is not used: places come from the position column';
 
-/** Text as the bot gets it: bytes decoded by decodeResultBytes. */
-const decode = (bytes: Uint8Array): string => decodeResultBytes(bytes).text;
-const textOf = (path: string): string => decode(readFileSync(path));
 const fromString = (text: string): string => decode(new TextEncoder().encode(text));
 
-function readText(text: string): ResultFile {
-	expect(classificationReader.detect(text)).toBe(true);
-	return classificationReader.read(text);
-}
+const readText = (text: string): ResultFile => readClaimed(classificationReader, text);
 
 type Row = [string, number, string, number | null, number | null, string | null, string | null];
 /** [name, position, status, totalTime, laps, team, reason] of every entry. */
@@ -33,13 +24,6 @@ function rows(file: ResultFile): Row[] {
 	]);
 }
 
-function allFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		return statSync(path).isDirectory() ? allFiles(path) : [path];
-	});
-}
-
 /*
  * Real copies from formula1.com (2018-2019 layout) kept by mkalam-alami/formula1point5 (see PROVENANCE.md).
  * Total times were worked out by hand: the winner's `h:mm:ss.fff` in seconds (1:35:50.443 = 3600 + 35*60 + 50.443
@@ -48,7 +32,7 @@ function allFiles(dir: string): string[] {
  */
 describe('formula1.com copies from mkalam-alami/formula1point5', () => {
 	it('2019 Spanish GP: gaps, two lapped cars, two NC', () => {
-		const file = readText(textOf(join(RESULTS, OWN, 'tables-samples.ts.d87aa52.race.txt')));
+		const file = readText(fixtureText(`${OWN}/tables-samples.ts.d87aa52.race.txt`));
 		expect(file.format).toBe('classification');
 		expect(rows(file)).toEqual([
 			['Lewis Hamilton', 1, 'finished', 5750.443, 66, 'Mercedes', null],
@@ -77,7 +61,7 @@ describe('formula1.com copies from mkalam-alami/formula1point5', () => {
 	});
 
 	it('2019 Australian GP: gaps over a minute written in seconds, +1/+2/+3 laps, three NC', () => {
-		const file = readText(textOf(join(RESULTS, OWN, 'tables-samples.ts.d72e7e9.race.txt')));
+		const file = readText(fixtureText(`${OWN}/tables-samples.ts.d72e7e9.race.txt`));
 		// 1:25:27.325 = 5127.325; Magnussen +87.156s = 5214.481.
 		expect(rows(file)).toEqual([
 			['Valtteri Bottas', 1, 'finished', 5127.325, 58, 'Mercedes', null],
@@ -105,7 +89,7 @@ describe('formula1.com copies from mkalam-alami/formula1point5', () => {
 	});
 
 	it('2018 Australian GP: five NC', () => {
-		const file = readText(textOf(join(RESULTS, OWN, 'f1p5-samples.js.eb37e3f.race.txt')));
+		const file = readText(fixtureText(`${OWN}/f1p5-samples.js.eb37e3f.race.txt`));
 		// 1:29:33.283 = 5373.283; Ocon +60.278s = 5433.561.
 		expect(rows(file)).toEqual([
 			['Sebastian Vettel', 1, 'finished', 5373.283, 58, 'Ferrari', null],
@@ -133,8 +117,8 @@ describe('formula1.com copies from mkalam-alami/formula1point5', () => {
 	});
 
 	it('practice and qualifying tables of the same site are recognised but refused: no race', () => {
-		const practice = textOf(join(RESULTS, OWN, 'tables-samples.ts.d87aa52.practice.txt'));
-		const qualifying = textOf(join(RESULTS, OWN, 'tables-samples.ts.d87aa52.qualifying.txt'));
+		const practice = fixtureText(`${OWN}/tables-samples.ts.d87aa52.practice.txt`);
+		const qualifying = fixtureText(`${OWN}/tables-samples.ts.d87aa52.qualifying.txt`);
 		expect(classificationReader.detect(practice)).toBe(true);
 		expect(classificationReader.detect(qualifying)).toBe(true);
 		expect(() => classificationReader.read(practice)).toThrow(
@@ -148,7 +132,7 @@ describe('formula1.com copies from mkalam-alami/formula1point5', () => {
 	});
 
 	it('the pit stop summary is another table: not claimed, and refused with a clear message', () => {
-		const pits = textOf(join(RESULTS, OWN, 'tables-samples.ts.d87aa52.racePits.txt'));
+		const pits = fixtureText(`${OWN}/tables-samples.ts.d87aa52.racePits.txt`);
 		expect(classificationReader.detect(pits)).toBe(false);
 		expect(() => classificationReader.read(pits)).toThrow(/no classification header/u);
 	});
@@ -335,12 +319,7 @@ describe('classification detect is specific', () => {
 	});
 
 	it("is false for every other format's fixture and every scoreboard paste", () => {
-		const others = [
-			...allFiles(RESULTS).filter((path) => !path.includes(OWN) && !path.endsWith('PROVENANCE.md')),
-			...allFiles(join(RESULTS, '../scoreboards')).filter((path) => !path.endsWith('PROVENANCE.md')),
-		];
-		expect(others.length).toBeGreaterThan(10);
-		for (const path of others) expect(classificationReader.detect(textOf(path)), path).toBe(false);
+		expectClaimsNoOther(classificationReader, (path) => path.startsWith(`${OWN}/`));
 	});
 });
 
@@ -351,7 +330,7 @@ describe('classification read refuses what holds no race', () => {
 		);
 	});
 	it('a real race copy cut inside its header', () => {
-		const bytes = readFileSync(join(RESULTS, OWN, 'tables-samples.ts.d87aa52.race.txt')).subarray(0, 30);
+		const bytes = fixtureBytes(`${OWN}/tables-samples.ts.d87aa52.race.txt`).subarray(0, 30);
 		expect(() => classificationReader.read(decode(bytes))).toThrow(
 			new ResultFileError('line 1: the header has no Time/Retired column (was the copy cut short?): nothing to rate'),
 		);

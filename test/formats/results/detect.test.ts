@@ -4,19 +4,13 @@
  * corpus is claimed by any reader.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { RESULT_READERS } from '../../../src/formats/results/index.js';
 import { readRaceFile } from '../../../src/formats/results/read-file.js';
 import { ResultFileError } from '../../../src/formats/results/types.js';
-
-const root = join(import.meta.dirname, '../../fixtures/results');
-const files = (dir: string): string[] =>
-	readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		return statSync(path).isDirectory() ? files(path) : name.endsWith('.md') ? [] : [path];
-	});
+import { RESULTS_DIR as root, SCOREBOARDS_DIR, filesBelow, fixtureBytes } from './support.js';
 
 /** The format of each sample by its folder (the source's own naming), the pit-stop table of formula1point5 none. */
 const EXPECTED: [RegExp, string | undefined][] = [
@@ -39,7 +33,7 @@ const EXPECTED: [RegExp, string | undefined][] = [
 	[/^mauserrifle-simresults\/raceroom-server\//u, 'raceroom'],
 	[/^mkalam-alami-formula1point5\//u, 'classification'],
 ];
-const samples = files(root).map((path) => relative(root, path));
+const samples = filesBelow(root);
 
 describe('the result-file samples', () => {
 	it('are at least 20 files from at least 8 repositories, each with its provenance', () => {
@@ -51,7 +45,7 @@ describe('the result-file samples', () => {
 
 	it.each(samples)('%s is claimed by its own reader alone, and read or refused with a reason', (path) => {
 		const expected = EXPECTED.find(([pattern]) => pattern.test(path))?.[1];
-		const bytes = readFileSync(join(root, path));
+		const bytes = fixtureBytes(path);
 		const text = decodeResultBytes(bytes).text.replace(/^\uFEFF/u, '');
 		expect(RESULT_READERS.filter((r) => r.detect(text)).map((r) => r.id)).toEqual(
 			expected === undefined ? [] : [expected],
@@ -67,12 +61,11 @@ describe('the result-file samples', () => {
 });
 
 describe('pasted scoreboards', () => {
-	const corpus = join(import.meta.dirname, '../../fixtures/scoreboards');
-	const pastes = readdirSync(corpus).filter(
+	const pastes = readdirSync(SCOREBOARDS_DIR).filter(
 		(name) => name.endsWith('.txt') && !/\.(known|warnings|errors)\.txt$/u.test(name),
 	);
 	it.each(pastes)('%s is claimed by no result reader', (name) => {
-		const text = readFileSync(join(corpus, name), 'utf8');
+		const text = readFileSync(join(SCOREBOARDS_DIR, name), 'utf8');
 		expect(RESULT_READERS.filter((r) => r.detect(text)).map((r) => r.id)).toEqual([]);
 	});
 });

@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { iracingCsvReader } from '../../../src/formats/results/iracing-csv.js';
 import { ResultFileError, type ResultFile } from '../../../src/formats/results/types.js';
-import type { EntryStatus } from '../../../src/ratings/types.js';
+import {
+	expectClaimsNoOther,
+	expectIracingCommon,
+	fixtureText as text,
+	iracingTable as table,
+	PASTED_SCOREBOARD,
+} from './support.js';
 
 /**
  * The iRacing members-site CSV export on real files (test/fixtures/results/<owner>-<repo>/PROVENANCE.md): an
@@ -18,38 +21,9 @@ import type { EntryStatus } from '../../../src/ratings/types.js';
  * moved cars, the DSQ rows, the 0-lap rows and the accented names were looked at in the file itself.
  */
 
-const root = join(import.meta.dirname, '../../fixtures/results');
-const text = (path: string) => decodeResultBytes(readFileSync(join(root, path))).text;
 const read = (path: string) => iracingCsvReader.read(text(path));
 
-/** [position, name, status, laps, Cust ID (null: a team's car), car class, class position, reason out]. */
-type Row = [number, string, EntryStatus, number, number | null, string, number, string?];
-
-function table(file: ResultFile): Row[] {
-	return file.entries.map((e) => {
-		const row: Row = [
-			e.position,
-			e.name,
-			e.status,
-			e.laps!,
-			e.simId === undefined ? null : Number(e.simId.replace(/^iracing:/u, '')),
-			e.carClass!,
-			e.classPosition!,
-		];
-		if (e.reason !== undefined) row.push(e.reason);
-		return row;
-	});
-}
-
-/** iRacing gives no total race time: none is made up; DSQ says so in penalties, nobody else has any. */
-function expectCommon(file: ResultFile): void {
-	expect(file.format).toBe('iracing-csv');
-	for (const e of file.entries) {
-		expect(e.totalTime).toBeUndefined();
-		expect(e.penalties).toEqual(e.status === 'DSQ' ? ['disqualified'] : undefined);
-		expect(e.simId === undefined || /^iracing:\d+$/u.test(e.simId)).toBe(true);
-	}
-}
+const expectCommon = (file: ResultFile): void => expectIracingCommon(file, 'iracing-csv');
 
 const OWN = [
 	'billyjack2-iRacing-League-Manager/eventresult_25819184.csv',
@@ -315,27 +289,16 @@ describe('iracingCsvReader: broken files are a ResultFileError, never a crash', 
 });
 
 describe('iracingCsvReader.detect', () => {
-	const all = (dir: string): string[] =>
-		readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-			e.isDirectory() ? all(join(dir, e.name)) : e.name === 'PROVENANCE.md' ? [] : [join(dir, e.name)],
-		);
-	const files = all(root).map((path) => relative(root, path));
-
 	it('claims every iRacing CSV export of the fixtures', () => {
 		for (const own of OWN) expect(iracingCsvReader.detect(text(own)), own).toBe(true);
 	});
 
 	it("claims no other format's fixture", () => {
-		const others = files.filter((f) => !OWN.includes(f));
-		expect(others.length).toBeGreaterThan(0);
-		for (const other of others) expect(iracingCsvReader.detect(text(other)), other).toBe(false);
+		expectClaimsNoOther(iracingCsvReader, (path) => OWN.includes(path));
 	});
 
 	it('claims no pasted scoreboard nor a plain CSV with a Fin Pos column', () => {
-		const pastes = join(import.meta.dirname, '../../fixtures/scoreboards');
-		for (const paste of readdirSync(pastes).filter((f) => f.endsWith('.txt'))) {
-			expect(iracingCsvReader.detect(readFileSync(join(pastes, paste), 'utf8')), paste).toBe(false);
-		}
+		expect(iracingCsvReader.detect(PASTED_SCOREBOARD)).toBe(false);
 		expect(iracingCsvReader.detect('1. Alice 1:23.456\n2. Bob 1:24.000\n')).toBe(false);
 		expect(iracingCsvReader.detect('Fin Pos,Name,Time\n1,Alice,1:23.456\n')).toBe(false);
 		expect(iracingCsvReader.detect('Start Time,Track,Name\n10:00,Spa,Alice\n')).toBe(false);

@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { iracingJsonReader } from '../../../src/formats/results/iracing-json.js';
 import { ResultFileError, type ResultFile } from '../../../src/formats/results/types.js';
-import type { EntryStatus } from '../../../src/ratings/types.js';
+import {
+	expectClaimsNoOther,
+	expectIracingCommon,
+	fixtureText as text,
+	iracingTable as table,
+	PASTED_SCOREBOARD,
+} from './support.js';
 
 /**
  * The iRacing subsession result JSON on real files (test/fixtures/results/<owner>-<repo>/PROVENANCE.md): a hosted
@@ -20,8 +23,6 @@ import type { EntryStatus } from '../../../src/ratings/types.js';
  * file; the class positions are also compared below with the file's own finish_position_in_class.
  */
 
-const root = join(import.meta.dirname, '../../fixtures/results');
-const text = (path: string) => decodeResultBytes(readFileSync(join(root, path))).text;
 const read = (path: string) => iracingJsonReader.read(text(path));
 const raw = (path: string) => JSON.parse(text(path)) as Subsession;
 
@@ -47,33 +48,7 @@ const OFFICIAL = 'jasondilworth56-iracingdataapi/result.json';
 const TEAM = 'jasondilworth56-iracingdataapi/result_with_team.json';
 const OWN = [SIMRESULTS, OFFICIAL, TEAM];
 
-/** [position, name, status, laps, cust_id (null: a team's car), car class, class position, reason out]. */
-type Row = [number, string, EntryStatus, number, number | null, string, number, string?];
-
-function table(file: ResultFile): Row[] {
-	return file.entries.map((e) => {
-		const row: Row = [
-			e.position,
-			e.name,
-			e.status,
-			e.laps!,
-			e.simId === undefined ? null : Number(e.simId.replace(/^iracing:/u, '')),
-			e.carClass!,
-			e.classPosition!,
-		];
-		if (e.reason !== undefined) row.push(e.reason);
-		return row;
-	});
-}
-
-function expectCommon(file: ResultFile): void {
-	expect(file.format).toBe('iracing-json');
-	for (const e of file.entries) {
-		expect(e.totalTime).toBeUndefined();
-		expect(e.penalties).toEqual(e.status === 'DSQ' ? ['disqualified'] : undefined);
-		expect(e.simId === undefined || /^iracing:\d+$/u.test(e.simId)).toBe(true);
-	}
-}
+const expectCommon = (file: ResultFile): void => expectIracingCommon(file, 'iracing-json');
 
 /** Where nothing moved, the positions and class positions are the file's own (counted from 0 there). */
 function expectFilePositions(file: ResultFile, race: RawSession): void {
@@ -299,27 +274,16 @@ describe('iracingJsonReader: broken files are a ResultFileError, never a crash',
 });
 
 describe('iracingJsonReader.detect', () => {
-	const all = (dir: string): string[] =>
-		readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-			e.isDirectory() ? all(join(dir, e.name)) : e.name === 'PROVENANCE.md' ? [] : [join(dir, e.name)],
-		);
-	const files = all(root).map((path) => relative(root, path));
-
 	it('claims every iRacing result of the fixtures', () => {
 		for (const own of OWN) expect(iracingJsonReader.detect(text(own)), own).toBe(true);
 	});
 
 	it("claims no other format's fixture", () => {
-		const others = files.filter((f) => !OWN.includes(f));
-		expect(others.length).toBeGreaterThan(0);
-		for (const other of others) expect(iracingJsonReader.detect(text(other)), other).toBe(false);
+		expectClaimsNoOther(iracingJsonReader, (path) => OWN.includes(path));
 	});
 
 	it('claims no pasted scoreboard nor another JSON', () => {
-		const pastes = join(import.meta.dirname, '../../fixtures/scoreboards');
-		for (const paste of readdirSync(pastes).filter((f) => f.endsWith('.txt'))) {
-			expect(iracingJsonReader.detect(readFileSync(join(pastes, paste), 'utf8')), paste).toBe(false);
-		}
+		expect(iracingJsonReader.detect(PASTED_SCOREBOARD)).toBe(false);
 		expect(iracingJsonReader.detect('1. Alice 1:23.456\n2. Bob 1:24.000\n')).toBe(false);
 		expect(iracingJsonReader.detect('{"sessionType": "R", "trackName": "spa", "sessionResult": {}}')).toBe(false);
 		expect(iracingJsonReader.detect('[{"subsession_id": 1}]')).toBe(false);

@@ -1,23 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { lorenziReader } from '../../../src/formats/results/lorenzi.js';
 import { ResultFileError, type ResultEntry, type ResultFile } from '../../../src/formats/results/types.js';
+import { decodedText, expectClaimsNoOther, fixtureBytes, fixtureText, readClaimed } from './support.js';
 
-const RESULTS = join(import.meta.dirname, '../../fixtures/results');
 const OWN = 'BadWolf1023-MKW-Table-Bot';
 
 /** A fixture's bytes, decoded as the bot will. */
-function textOf(path: string): string {
-	return decodeResultBytes(readFileSync(path)).text;
-}
-
-function readFixture(file: string): ResultFile {
-	const text = textOf(join(RESULTS, OWN, file));
-	expect(lorenziReader.detect(text)).toBe(true);
-	return lorenziReader.read(text);
-}
+const readFixture = (file: string): ResultFile => readClaimed(lorenziReader, fixtureText(`${OWN}/${file}`));
 
 /** [name, position, status, team] for each entry; none of them has a time, laps or a status inferred. */
 function rows(file: ResultFile): (string | number | null)[][] {
@@ -27,13 +16,6 @@ function rows(file: ResultFile): (string | number | null)[][] {
 		expect(entry.statusInferred).toBeUndefined();
 	}
 	return file.entries.map((entry: ResultEntry) => [entry.name, entry.position, entry.status, entry.team ?? null]);
-}
-
-function allFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		return statSync(path).isDirectory() ? allFiles(path) : [path];
-	});
 }
 
 // Totals below were added by hand from the raw lines (e.g. `promise 29|29|42` = 100, `Garrett [us_tx] 24|39|37` =
@@ -299,12 +281,7 @@ describe('Lorenzi detect is specific', () => {
 	});
 
 	it("is false for every other format's fixture and every scoreboard paste", () => {
-		const others = [
-			...allFiles(RESULTS).filter((path) => !path.includes(`${OWN}`) && !path.endsWith('PROVENANCE.md')),
-			...allFiles(join(RESULTS, '../scoreboards')).filter((path) => !path.endsWith('PROVENANCE.md')),
-		];
-		expect(others.length).toBeGreaterThan(10);
-		for (const path of others) expect(lorenziReader.detect(textOf(path)), path).toBe(false);
+		expectClaimsNoOther(lorenziReader, (path) => path.startsWith(`${OWN}/`));
 	});
 });
 
@@ -315,8 +292,7 @@ describe('Lorenzi read refuses what holds no racer', () => {
 	};
 	it('a title and team lines without racers', () => refuse('#title 12 races\nA\nB - Team B #ff0000\n'));
 	it('a real table cut after its first bytes', () => {
-		const bytes = readFileSync(join(RESULTS, OWN, 'MogiUpdate.py.test_table_text_2.txt')).subarray(0, 20);
-		refuse(decodeResultBytes(bytes).text);
+		refuse(decodedText(fixtureBytes(`${OWN}/MogiUpdate.py.test_table_text_2.txt`).subarray(0, 20)));
 	});
 	it('garbage', () => refuse('\u0000\u0001\u0002\ufffd\ufffd'));
 	it('JSON', () => refuse('{"sessionType": "R", "laps": []}'));

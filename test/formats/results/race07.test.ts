@@ -7,14 +7,19 @@
  * RaceTime DNF come after the finishers by laps, a DNF with no lap is DNS. Race times were read digit for digit
  * (0:20:33.872 is 1233.872 s); Steam ids are 76561197960265728 + the file's SteamId, added with python.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { race07Reader } from '../../../src/formats/results/race07.js';
-import { ResultFileError, type ResultEntry, type ResultFile } from '../../../src/formats/results/types.js';
+import type { ResultEntry, ResultFile } from '../../../src/formats/results/types.js';
+import {
+	decodedFixture as decoded,
+	expectClaimsNoOther,
+	field,
+	fixtureText as text,
+	readClaimed,
+	readErrorMessage,
+	rows,
+} from './support.js';
 
-const FIXTURES = join(import.meta.dirname, '../../fixtures/results');
 const SIMRESULTS = 'mauserrifle-simresults';
 const RACE1 = `${SIMRESULTS}/race07/1h-Racer_2010_09_20_22_37_09_Race1.txt`;
 const CLIO_RACE2 = `${SIMRESULTS}/race07/prosracing Clio Cup_2013_02_12_22_06_19_Race2.txt`;
@@ -23,28 +28,9 @@ const GTR2 = `${SIMRESULTS}/gtr2/GTRSpain_2011_04_27_20_11_02_UNIDO.txt`;
 const RACEROOM_TEXT = `${SIMRESULTS}/raceroom/race3.txt`;
 const MINE = [RACE1, CLIO_RACE2, CLIO_QUALIFY, GTR2, RACEROOM_TEXT];
 
-const decoded = (path: string) => decodeResultBytes(readFileSync(join(FIXTURES, path)));
-const text = (path: string): string => decoded(path).text;
+const read = (source: string): ResultFile => readClaimed(race07Reader, source);
 
-function read(source: string): ResultFile {
-	expect(race07Reader.detect(source)).toBe(true);
-	return race07Reader.read(source);
-}
-
-type Row = [name: string, position: number, status: string, totalTime: number | undefined, laps: number | undefined];
-const rows = (file: ResultFile): Row[] => file.entries.map((e) => [e.name, e.position, e.status, e.totalTime, e.laps]);
-const field = <K extends keyof ResultEntry>(file: ResultFile, key: K) =>
-	Object.fromEntries(file.entries.flatMap((e) => (e[key] !== undefined ? [[e.name, e[key]]] : [])));
-
-function readError(source: string): string {
-	try {
-		race07Reader.read(source);
-	} catch (error) {
-		expect(error).toBeInstanceOf(ResultFileError);
-		return (error as Error).message;
-	}
-	throw new Error('expected a ResultFileError');
-}
+const readError = (source: string): string => readErrorMessage(race07Reader, source);
 
 describe('race07Reader on real files', () => {
 	it('RACE 07 1h-Racer Race1: twelve finishers on the same lap, slots out of order (every field)', () => {
@@ -214,11 +200,7 @@ describe('race07Reader on files it cannot read', () => {
 describe('race07Reader.detect', () => {
 	it("claims none of the other formats' fixtures, nor a pasted scoreboard", () => {
 		const mine = new Set(MINE);
-		const others = readdirSync(FIXTURES, { recursive: true, withFileTypes: true })
-			.filter((d) => d.isFile() && !d.name.startsWith('.') && d.name !== 'PROVENANCE.md')
-			.map((d) => relative(FIXTURES, join(d.parentPath, d.name)).split('\\').join('/'))
-			.filter((path) => !mine.has(path));
-		for (const path of others) expect([path, race07Reader.detect(text(path))]).toEqual([path, false]);
+		expectClaimsNoOther(race07Reader, (path) => mine.has(path));
 		expect(race07Reader.detect('1. Alice 1:23.456\n2. Bob 1:24.001\n3. Carol DNF\n')).toBe(false);
 	});
 

@@ -10,14 +10,11 @@
  * lap is DNS; finishers, then who did not take the flag, then the disqualified; TotalTime copied digit for digit
  * (1216072 ms is 1216.072) when above 0. Dates are `Time` in UTC (`/Date(ms)/` or Unix seconds).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { raceroomReader } from '../../../src/formats/results/raceroom.js';
-import { ResultFileError, type ResultEntry, type ResultFile } from '../../../src/formats/results/types.js';
+import type { ResultEntry, ResultFile } from '../../../src/formats/results/types.js';
+import { expectClaimsNoOther, field, fixtureText as text, readClaimed, readErrorMessage, rows } from './support.js';
 
-const FIXTURES = join(import.meta.dirname, '../../fixtures/results');
 const DIR = 'mauserrifle-simresults/raceroom-server';
 const QUALIFY_AND_RACE = `${DIR}/qualify.and.race.json`;
 const RACE2 = `${DIR}/log.with.race2.json`;
@@ -29,27 +26,9 @@ const INCIDENTS = `${DIR}/log.with.incidents.json`;
 const NO_LAPS = `${DIR}/no.laps.json`;
 const MINE = [QUALIFY_AND_RACE, RACE2, STATUS_NONE, KEN_J, NEW_INCIDENTS, PIT_LAP, INCIDENTS, NO_LAPS];
 
-const text = (path: string): string => decodeResultBytes(readFileSync(join(FIXTURES, path))).text;
+const read = (source: string): ResultFile => readClaimed(raceroomReader, source);
 
-function read(source: string): ResultFile {
-	expect(raceroomReader.detect(source)).toBe(true);
-	return raceroomReader.read(source);
-}
-
-type Row = [name: string, position: number, status: string, totalTime: number | undefined, laps: number | undefined];
-const rows = (file: ResultFile): Row[] => file.entries.map((e) => [e.name, e.position, e.status, e.totalTime, e.laps]);
-const field = <K extends keyof ResultEntry>(file: ResultFile, key: K) =>
-	Object.fromEntries(file.entries.flatMap((e) => (e[key] !== undefined ? [[e.name, e[key]]] : [])));
-
-function readError(source: string): string {
-	try {
-		raceroomReader.read(source);
-	} catch (error) {
-		expect(error).toBeInstanceOf(ResultFileError);
-		return (error as Error).message;
-	}
-	throw new Error('expected a ResultFileError');
-}
+const readError = (source: string): string => readErrorMessage(raceroomReader, source);
 
 describe('raceroomReader on real files', () => {
 	it('qualify.and.race.json: a DSQ placed last, a DNF with TotalTime -1 (every field)', () => {
@@ -331,11 +310,7 @@ describe('raceroomReader on files it cannot read', () => {
 describe('raceroomReader.detect', () => {
 	it("claims none of the other formats' fixtures, nor a pasted scoreboard", () => {
 		const mine = new Set(MINE);
-		const others = readdirSync(FIXTURES, { recursive: true, withFileTypes: true })
-			.filter((d) => d.isFile() && !d.name.startsWith('.') && d.name !== 'PROVENANCE.md')
-			.map((d) => relative(FIXTURES, join(d.parentPath, d.name)).split('\\').join('/'))
-			.filter((path) => !mine.has(path));
-		for (const path of others) expect([path, raceroomReader.detect(text(path))]).toEqual([path, false]);
+		expectClaimsNoOther(raceroomReader, (path) => mine.has(path));
 		expect(raceroomReader.detect('1. Alice 1:23.456\n2. Bob 1:24.001\n3. Carol DNF\n')).toBe(false);
 	});
 

@@ -9,14 +9,19 @@
  * file's order, positions renumbered 1..n; FinishTime copied digit for digit ("1253.6470" is 1253.647).
  * Penalty words were checked against the `<Penalty>` lines of each file (quoted in the comments).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeResultBytes } from '../../../src/formats/results/decode.js';
 import { rfactorXmlReader } from '../../../src/formats/results/rfactor-xml.js';
-import { ResultFileError, type ResultEntry, type ResultFile } from '../../../src/formats/results/types.js';
+import { type ResultEntry, type ResultFile } from '../../../src/formats/results/types.js';
+import {
+	decodedFixture as decoded,
+	expectClaimsNoOther,
+	field,
+	fixtureText as text,
+	readClaimed,
+	readErrorMessage,
+	rows,
+} from './support.js';
 
-const FIXTURES = join(import.meta.dirname, '../../fixtures/results');
 const SIMRESULTS = 'mauserrifle-simresults';
 const MINE = [
 	`${SIMRESULTS}/rfactor2/race.xml`,
@@ -34,29 +39,9 @@ const MINE = [
 	'Swizzjack-lmu-pitwall/2026_03_14_15_10_16-80R1.xml',
 ];
 
-const decoded = (path: string) => decodeResultBytes(readFileSync(join(FIXTURES, path)));
-const text = (path: string): string => decoded(path).text;
+const read = (path: string): ResultFile => readClaimed(rfactorXmlReader, text(path));
 
-function read(path: string): ResultFile {
-	const source = text(path);
-	expect(rfactorXmlReader.detect(source)).toBe(true);
-	return rfactorXmlReader.read(source);
-}
-
-type Row = [name: string, position: number, status: string, totalTime: number | undefined, laps: number | undefined];
-const rows = (file: ResultFile): Row[] => file.entries.map((e) => [e.name, e.position, e.status, e.totalTime, e.laps]);
-const field = <K extends keyof ResultEntry>(file: ResultFile, key: K) =>
-	Object.fromEntries(file.entries.flatMap((e) => (e[key] !== undefined ? [[e.name, e[key]]] : [])));
-
-function readError(source: string): string {
-	try {
-		rfactorXmlReader.read(source);
-	} catch (error) {
-		expect(error).toBeInstanceOf(ResultFileError);
-		return (error as Error).message;
-	}
-	throw new Error('expected a ResultFileError');
-}
+const readError = (source: string): string => readErrorMessage(rfactorXmlReader, source);
 
 describe('rfactorXmlReader on real files', () => {
 	it('rFactor 2 race.xml: five finishers, a Latin-1 name in a file declared UTF-8 (every field)', () => {
@@ -548,11 +533,7 @@ describe('rfactorXmlReader on edited real files', () => {
 describe('rfactorXmlReader.detect', () => {
 	it("claims none of the other formats' fixtures, nor a pasted scoreboard", () => {
 		const mine = new Set(MINE);
-		const others = readdirSync(FIXTURES, { recursive: true, withFileTypes: true })
-			.filter((d) => d.isFile() && !d.name.startsWith('.') && d.name !== 'PROVENANCE.md')
-			.map((d) => relative(FIXTURES, join(d.parentPath, d.name)).split('\\').join('/'))
-			.filter((path) => !mine.has(path));
-		for (const path of others) expect([path, rfactorXmlReader.detect(text(path))]).toEqual([path, false]);
+		expectClaimsNoOther(rfactorXmlReader, (path) => mine.has(path));
 		expect(rfactorXmlReader.detect('1. Alice 1:23.456\n2. Bob 1:24.001\n3. Carol DNF\n')).toBe(false);
 	});
 
