@@ -22,7 +22,7 @@ import { createChangeCache, type ChangeCache } from './change-cache.js';
 import { changeWhy, type ChangeWhy } from './change-why.js';
 import { editEffectOptions, effectToday, type RatingEffect } from './rating-effect.js';
 import { calendarDay } from './league-day.js';
-import { raceDate } from './race-date.js';
+import { editedRaceDate, raceDate } from './race-date.js';
 import { sameResultsAs } from '../league/same-results.js';
 import { rankRace, type RetirementReading } from '../ratings/race.js';
 import { previewRatings, type PreviewLine } from './race-preview.js';
@@ -116,6 +116,12 @@ export interface RacePage {
 	readonly total: number;
 }
 
+/** A new date or name of a race, given to /race edit besides (or instead of) its results (issue 11 §3). */
+export interface EditDetails {
+	readonly date?: string | undefined;
+	readonly name?: string | undefined;
+}
+
 /** A correction waiting for Confirm (issue 8 §3): the race's results as stored and as they would become. */
 export interface EditPreview {
 	readonly id: string;
@@ -124,6 +130,10 @@ export interface EditPreview {
 	readonly reason: string;
 	readonly before: readonly (EntryInput & { readonly name: string })[];
 	readonly after: readonly (EntryInput & { readonly name: string })[];
+	/** The race's date now and after the correction, when the correction changes it. */
+	readonly date?: { readonly before?: string | undefined; readonly after: string } | undefined;
+	/** The race's name now and after the correction, when the correction changes it. */
+	readonly name?: { readonly before?: string | undefined; readonly after: string } | undefined;
 	/** What confirming would do to today's headline ratings, this race's racers and everyone else. */
 	readonly effect: RatingEffect;
 	readonly warnings: readonly string[];
@@ -146,9 +156,22 @@ export interface RaceService {
 	void(actor: Actor, race: string, reason: string): Promise<RaceView>;
 	/** A voided race counts again; ratings replay from it on, as after an edit. */
 	restore(actor: Actor, race: string, reason: string): Promise<RaceView>;
-	edit(actor: Actor, race: string, text: string, reason: string): Promise<{ view: RaceView; warnings: string[] }>;
+	/** `text`: the corrected results (undefined keeps them); `details`: a new date or name. */
+	edit(
+		actor: Actor,
+		race: string,
+		text: string | undefined,
+		reason: string,
+		details?: EditDetails,
+	): Promise<{ view: RaceView; warnings: string[] }>;
 	/** `edit` checked and shown, stored only on `confirmEdit` (within 15 minutes, by an organizer). */
-	previewEdit(actor: Actor, race: string, text: string, reason: string): Promise<EditPreview>;
+	previewEdit(
+		actor: Actor,
+		race: string,
+		text: string | undefined,
+		reason: string,
+		details?: EditDetails,
+	): Promise<EditPreview>;
 	confirmEdit(actor: Actor, previewId: string): Promise<ConfirmedEdit>;
 	cancelEdit(actor: Actor, previewId: string): Promise<EditPreview>;
 	show(actor: Actor, race: string): Promise<RaceView>;
@@ -208,7 +231,7 @@ function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warning
 }
 
 /** A paste or a file as the entries of a race, with what the preview says about the file (submission.ts). */
-function readSubmission(input: SubmitInput, state: LeagueLog): Submission {
+async function readSubmission(input: SubmitInput, state: LeagueLog): Promise<Submission> {
 	const choice = { asked: input.carClass, league: state.config()?.carClass };
 	const text = input.text ?? '';
 	// Results pasted as a sim or a site shows them (a Mario Kart lounge table, a formula1.com classification) are read
@@ -305,22 +328,41 @@ export function createRaceService(
 		clock,
 		(p: { preview: RacePreview; race: RaceInput; simIds?: SimIdClaim[]; input: SubmitInput }) => p.preview,
 	);
-	const pendingEdits = createWaitingItems(repo, clock, (p: { preview: EditPreview; text: string }) => p.preview);
+	const pendingEdits = createWaitingItems(
+		repo,
+		clock,
+		(p: { preview: EditPreview; text: string | undefined; details: EditDetails }) => p.preview,
+	);
 
-	/** A correction of a race as `edit` stores it and `previewEdit` shows it: organizers only, same date and mode. */
-	const planEdit = async (actor: Actor, ref: string, text: string) => {
+	/**
+	 * A correction of a race as `edit` stores it and `previewEdit` shows it: organizers only, the same mode; the
+	 * results, date and name as given, each kept when not (the date under the submission's rules, race-date.ts).
+	 */
+	const planEdit = async (actor: Actor, ref: string, text: string | undefined, details: EditDetails = {}) => {
 		const { league, state, record } = await findRace(actor, ref);
 		requireOrganizer(actor, league.config);
 		if (record.status === 'voided') {
 			throw refused('bad-edit', `${voidedText(record)} To correct it, restore it first with /race restore.`);
 		}
-		const { entries, warnings } = parse(text, state);
+		const givenDate = details.date?.trim() || undefined;
+		const givenName = details.name?.trim() || undefined;
+		const hasText = text !== undefined && text.trim() !== '';
+		if (!hasText && givenDate === undefined && givenName === undefined) {
+			throw refused('bad-edit', 'Nothing to change: give the corrected results, a date or a name. Nothing was changed.');
+		}
+		const { entries, warnings } = hasText ? parse(text, state) : { entries: record.entries, warnings: [] };
+		const dating =
+			givenDate === undefined
+				? undefined
+				: editedRaceDate(givenDate, record, state, league.config.timezone, clock());
+		const date = dating?.date ?? record.date;
 		const changes: RaceInput = {
 			entries,
-			...(record.date !== undefined && { date: record.date }),
+			...(date !== undefined && { date }),
 			...(record.mode !== undefined && { mode: record.mode }),
+			...(givenName !== undefined && { name: givenName }),
 		};
-		return { league, state, record, changes, warnings };
+		return { league, state, record, changes, warnings: [...warnings, ...(dating?.warnings ?? [])] };
 	};
 
 	const findRace = async (actor: Actor, ref: string) => {
@@ -348,7 +390,7 @@ export function createRaceService(
 		const league = await leagues.resolve(actor, input.league);
 		requireOrganizer(actor, league.config);
 		const state = await repo.loadState(league.id);
-		const submission = knownDrivers(readSubmission(input, state), state);
+		const submission = knownDrivers(await readSubmission(input, state), state);
 		const { entries, warnings } = submission;
 		const name = (input.name ?? submission.name)?.trim();
 		const dating = raceDate(input.date ?? submission.date, state, league.config.timezone, clock());
@@ -476,16 +518,16 @@ export function createRaceService(
 			const state = await repo.loadState(league.id);
 			return view(league, state, state.race(record.id)!);
 		},
-		async edit(actor, ref, text, reason) {
-			const { league, record, changes, warnings } = await planEdit(actor, ref, text);
+		async edit(actor, ref, text, reason, details = {}) {
+			const { league, record, changes, warnings } = await planEdit(actor, ref, text, details);
 			await refuse('bad-edit', () =>
 				repo.appendEvent(league.id, { type: 'race-edited', race: record.id, reason, changes, by: actor.userId }),
 			);
 			const after = await repo.loadState(league.id);
 			return { view: view(league, after, after.race(record.id)!), warnings };
 		},
-		async previewEdit(actor, ref, text, reason) {
-			const { league, state, record, changes, warnings } = await planEdit(actor, ref, text);
+		async previewEdit(actor, ref, text, reason, details = {}) {
+			const { league, state, record, changes, warnings } = await planEdit(actor, ref, text, details);
 			const at = clock().toISOString();
 			const event = { type: 'race-edited', race: record.id, reason, changes, by: actor.userId, at } as const;
 			await refuse('bad-edit', () => state.check(event));
@@ -501,12 +543,15 @@ export function createRaceService(
 				reason,
 				before: named(record.entries),
 				after: named(changes.entries),
+				...(changes.date !== record.date && { date: { before: record.date, after: changes.date! } }),
+				...(changes.name !== undefined &&
+					changes.name !== record.name && { name: { before: record.name, after: changes.name } }),
 				effect,
 				warnings,
 				expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 				by: actor.userId,
 			};
-			pendingEdits.set(preview.id, { preview, text });
+			pendingEdits.set(preview.id, { preview, text, details });
 			return preview;
 		},
 		async confirmEdit(actor, previewId) {
@@ -519,8 +564,13 @@ export function createRaceService(
 				}
 				throw expiredPreview('nothing was changed', 'Run /race edit again.');
 			}
-			const { preview, text } = claimed.item;
-			const { league, record, changes, warnings } = await planEdit(actor, `${preview.league.id}/${preview.race}`, text);
+			const { preview, text, details } = claimed.item;
+			const { league, record, changes, warnings } = await planEdit(
+				actor,
+				`${preview.league.id}/${preview.race}`,
+				text,
+				details,
+			);
 			const done = await storePreviewOnce(repo, league, previewId, 'edited', 'bad-edit', () =>
 				repo.appendEvent(league.id, {
 					type: 'race-edited',

@@ -1,6 +1,6 @@
 import { clip } from '../formats/clip-text.js';
 import { plural } from '../formats/plural.js';
-import { readRaceFile } from '../formats/results/read-file.js';
+import { readRaceFileOffThread } from './read-race-file.js';
 import {
 	classList,
 	resultScoreboard,
@@ -60,16 +60,16 @@ export interface ClassChoice {
 	readonly league?: string | undefined;
 }
 
-export function fileSubmission(
+export async function fileSubmission(
 	file: RaceFile,
 	choice: ClassChoice,
 	knownPlayers: readonly string[],
 	scoreboardEntries: ScoreboardEntries,
-): Submission {
+): Promise<Submission> {
 	const carClass = choice.asked === null ? undefined : choice.asked;
 	let reading;
 	try {
-		reading = readRaceFile(file.bytes, { knownPlayers, carClass, fileName: file.name });
+		reading = await readRaceFileOffThread(file.bytes, { knownPlayers, carClass, fileName: file.name });
 		if (reading.kind === 'results' && carClass === undefined && choice.asked !== null && choice.league !== undefined) {
 			reading = { ...reading, board: leagueClassBoard(reading.file, reading.board, choice.league, knownPlayers) };
 		}
