@@ -48,8 +48,13 @@ export function leaderboardEmbed(board: LeaderboardPage, chart: string | undefin
 		colour: EMBED_COLOURS.gold,
 		description: { lines: board.rows.map(row) },
 		image: chart,
-		footer: `as of ${board.asOf} · page ${board.page}/${board.pages} · ${plural(board.total, 'player')} · † provisional`,
+		footer: `as of ${board.asOf} · page ${board.page}/${board.pages} · ${plural(board.total, 'player')}${filterFooter(board)} · † provisional`,
 	};
+}
+
+/** ` · players with at least 3 races, raced in the last 180 days; 12 hidden` (empty when the league hides no one). */
+function filterFooter(board: LeaderboardPage): string {
+	return board.filter === undefined ? '' : ` · ${board.filter}; ${board.hidden} hidden`;
 }
 
 export default {
@@ -63,7 +68,11 @@ export default {
 		});
 		if (board.total === 0) {
 			const name = esc(board.league.config.name);
-			await answer(interaction, { content: `No rated players in **${name}** yet.` }, { ephemeral: false });
+			const content =
+				board.hidden > 0
+					? `No player in **${name}** is on the leaderboard: it shows ${board.filter ?? 'every rated player'}, and ${plural(board.hidden, 'rated player')} ${board.hidden === 1 ? 'is' : 'are'} hidden.`
+					: `No rated players in **${name}** yet.`;
+			await answer(interaction, { content }, { ephemeral: false });
 			return;
 		}
 		const wantChart = interaction.options.getBoolean('chart') ?? true;

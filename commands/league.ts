@@ -15,9 +15,11 @@ import { toDiscordBody } from '../src/discord/channel-message.js';
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { answer } from '../src/discord/reply.js';
+import { filterText } from '../src/league/leaderboard-filter.js';
 import { rankingPostOf } from '../src/league/ranking-post.js';
 import { F1_POINTS, pointsTableText } from '../src/formats/points-table.js';
 import type { RankingPostSummary } from '../src/services/league-service.js';
+import { leagueAddress } from '../src/services/league-web-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
 import { leagueCalibrate } from './league/calibrate.js';
 import { leagueStats } from './league/stats.js';
@@ -27,6 +29,9 @@ import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOpt
 import { RETIREMENT_READINGS, type RetirementReading } from '../src/ratings/race.js';
 
 const { Subcommand, String: Text, Role, Channel, Integer, Attachment, Boolean: Flag } = ApplicationCommandOptionType;
+
+/** `/league config visibility:` (docs/web.md). */
+const VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 
 /** Channels a message with a file can go to. */
 const postableChannels: ApplicationCommandOptionAllowedChannelType[] = [
@@ -155,6 +160,28 @@ const data = {
 					min_value: 0,
 					max_value: 100,
 				},
+				// The leaderboard's filter (issue 11 §1).
+				{
+					type: Integer,
+					name: 'min-races',
+					description: 'The leaderboard shows players with at least N races (0: everyone)',
+					min_value: 0,
+					max_value: 1000,
+				},
+				{
+					type: Integer,
+					name: 'idle-days',
+					description: 'The leaderboard hides players with no race in the last N days (0: no one hidden)',
+					min_value: 0,
+					max_value: 3650,
+				},
+				// The league's web page and JSON API (docs/web.md).
+				{
+					type: Text,
+					name: 'visibility',
+					description: 'The league’s web page: public, unlisted (a secret link) or private (none; the default)',
+					choices: VISIBILITIES.map((v) => ({ name: v, value: v })),
+				},
 			],
 		},
 		{ type: Subcommand, name: 'info', description: 'Show a league’s settings and size', options: [leagueOption] },
@@ -230,6 +257,13 @@ const data = {
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
+/** The `Web page:` line of the settings (the unlisted link itself is only shown to the organizer who sets it). */
+const VISIBILITY_TEXT: Readonly<Record<(typeof VISIBILITIES)[number], string>> = {
+	public: 'public (listed on the bot’s front page)',
+	unlisted: 'unlisted (only with its secret link)',
+	private: 'private (no page)',
+};
+
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** `Monthly ranking post: day 1 at 12:00 (league time) · next 2026-12-01 12:00 (<t:…:R>)`, or why it is off. */
@@ -271,6 +305,8 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 					`Forecast points: ${pointsTableText(c.points ?? F1_POINTS)}${c.bestResults !== undefined ? ` · best ${c.bestResults} results count` : ''}`,
 				]
 			: []),
+		...(filterText(c) !== undefined ? [`Leaderboard: ${filterText(c)}`] : []),
+		...(c.visibility !== undefined ? [`Web page: ${VISIBILITY_TEXT[c.visibility]}`] : []),
 		...Object.entries(c.params).map(
 			([system, overrides]) =>
 				`Parameters of \`${system}\`: ${Object.entries(overrides)
@@ -314,6 +350,7 @@ export default {
 				const reset = o.getString('reset');
 				const retirements = o.getString('retirements');
 				const monthlyPost = o.getString('monthly-post');
+				const visibility = o.getString('visibility');
 				const info = await deferWhenSlow(
 					interaction,
 					leagues.configure(actor, o.getString('league') ?? undefined, {
@@ -327,10 +364,24 @@ export default {
 						monthlyPost: monthlyPost === 'on' || monthlyPost === 'off' ? monthlyPost : undefined,
 						points: o.getString('points') ?? undefined,
 						bestResults: o.getInteger('best-results') ?? undefined,
+						minRaces: o.getInteger('min-races') ?? undefined,
+						idleDays: o.getInteger('idle-days') ?? undefined,
+						visibility: VISIBILITIES.find((v) => v === visibility),
 					}),
 				);
 				const content = `Updated **${esc(info.config.name)}**.\n${settingsText(info)}`;
-				return answer(interaction, { content }, { ephemeral: false });
+				await answer(interaction, { content }, { ephemeral: false });
+				if (visibility === 'unlisted' || visibility === 'public') {
+					// The page's address, to the organizer alone: an unlisted league's secret is not for the channel.
+					const { url } = await servicesOf(ctx).inbox.settings(actor, info.id); // the bot's web address
+					const path = leagueAddress(info);
+					await interaction.followUp({
+						content: `The league's page: ${url ?? '<the bot’s address (HTTP_PUBLIC_URL)>'}/leagues/${path === undefined ? '' : encodeURIComponent(path)}${visibility === 'unlisted' ? '\nOnly people with this link can open it: share it as you would a password.' : ''}`,
+						flags: MessageFlags.Ephemeral,
+						allowedMentions: { parse: [] },
+					});
+				}
+				return;
 			}
 			case 'info': {
 				const s = await leagues.info(actor, o.getString('league') ?? undefined);

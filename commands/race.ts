@@ -67,11 +67,14 @@ const data = {
 		{
 			type: Subcommand,
 			name: 'edit',
-			description: 'Replace the results of a race (organizers): ratings are replayed',
+			description: 'Correct a race’s results, date or name (organizers): ratings are replayed',
 			options: [
 				raceOption,
-				{ type: Text, name: 'results', description: 'The corrected scoreboard', required: true, max_length: 6000 },
 				reasonOption,
+				// Each optional, at least one given (issue 11 §3): what is not given stays as stored.
+				{ type: Text, name: 'results', description: 'The corrected scoreboard', max_length: 6000 },
+				{ type: Text, name: 'date', description: 'The race’s new date, YYYY-MM-DD', max_length: 10 },
+				{ type: Text, name: 'name', description: 'The race’s new name', max_length: 100 },
 				leagueOption,
 			],
 		},

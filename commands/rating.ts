@@ -77,11 +77,12 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined): EmbedSp
 		description: [
 			s.provisional ? `**Provisional**: ${r.provisionalRule}.` : 'Established.',
 			...idleLines(r, scale),
+			...(r.hiddenBecause !== undefined ? [`Not on the leaderboard: ${r.hiddenBecause}.`] : []),
 		].join('\n'),
 		fields: [
 			inline('Rating', fmtRating(s.rating)),
 			s.uncertainty !== undefined && inline(uncertaintyLabel(scale), uncertaintyText(scale, s.uncertainty)),
-			inline('Rank', `${r.rank} of ${r.rated}`),
+			inline('Rank', r.rank !== undefined ? `${r.rank} of ${r.rated}` : 'not on the leaderboard'),
 			// Under the yearly reset the count restarts each season (the best and worst races span every season).
 			inline(r.league.config.reset === 'yearly' ? 'Races this season' : 'Races', String(s.races)),
 			lastRace && { name: 'Why the last race moved it', value: { lines: lastRace } },

@@ -102,11 +102,13 @@ async function runBot(): Promise<number> {
 	if (http.serve) {
 		// The results inbox posts through this client; the server closes before it (shutdown runs newest first).
 		const { startHttpServer } = await import('./http/server.js');
+		const { createLeagueWebService } = await import('./services/league-web-service.js');
 		try {
 			const server = await startHttpServer({
 				log,
 				host: config.HTTP_HOST,
 				port: http.port,
+				web: createLeagueWebService(repo, services.leaderboard),
 				inbox: {
 					inbox: services.inbox,
 					outlet: { poster: createChannelPoster(client), messages: inboxMessages },

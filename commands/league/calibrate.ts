@@ -6,7 +6,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
-import type { CalibrationProposal } from '../../src/services/league-calibrate-service.js';
+import { NOISE_STANDARD_ERRORS, type CalibrationProposal } from '../../src/services/league-calibrate-service.js';
 import { confirmCancelRow } from '../confirm-buttons.js';
 import { actorOf, clip, esc, minus, servicesOf } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';
@@ -40,6 +40,19 @@ function likelihoodText(p: CalibrationProposal): string {
 	return `${minus(r.defaultLogLikelihood.toFixed(2))} → ${minus(r.bestLogLikelihood.toFixed(2))} (gain +${r.gain.toFixed(2)} nats${perRace})`;
 }
 
+/**
+ * `The gain, +0.12 nats, is within the noise of 13 races (standard error 0.85 nats: a real gain would be over 1.70):
+ * nothing is proposed; the current settings stay.` (issue 11 §2)
+ */
+function noiseText(p: CalibrationProposal): string {
+	const r = p.result;
+	const error = r.gainStandardError;
+	const bound = Number.isFinite(error)
+		? `standard error ${error.toFixed(2)} nats: a real gain would be over ${(NOISE_STANDARD_ERRORS * error).toFixed(2)}`
+		: 'too few races to measure it';
+	return `The gain, +${r.gain.toFixed(2)} nats, is within the noise of ${plural(r.races, 'race')} (${bound}): nothing is proposed; the current settings stay. Calibrate again when the league has more races.`;
+}
+
 export function proposalText(p: CalibrationProposal): string {
 	const r = p.result;
 	const league = esc(p.league.config.name);
@@ -58,9 +71,11 @@ export function proposalText(p: CalibrationProposal): string {
 		`${'winner log-likelihood'.padEnd(width)}  ${likelihoodText(p)}`,
 		'```',
 	];
-	const verdict = p.better
-		? `Confirm sets \`${parametersText(p)}\` (one settings change, as /league config parameters: would) and replays every rating. This proposal lasts 15 minutes.`
-		: `The current settings are as good as anything found (winner log-likelihood ${minus(r.defaultLogLikelihood.toFixed(2))}): nothing to change.`;
+	const verdict = p.withinNoise
+		? noiseText(p)
+		: p.better
+			? `Confirm sets \`${parametersText(p)}\` (one settings change, as /league config parameters: would) and replays every rating. This proposal lasts 15 minutes.`
+			: `The current settings are as good as anything found (winner log-likelihood ${minus(r.defaultLogLikelihood.toFixed(2))}): nothing to change.`;
 	return clip([head, ...table, verdict, ...notes].join('\n'));
 }
 

@@ -64,6 +64,7 @@ export async function leagueStats(interaction: ChatInputCommandInteraction, ctx:
 		league: interaction.options.getString('league') ?? undefined,
 	});
 	const chart = reliabilityChartOf(stats);
-	const files = chart === undefined ? [] : await chartFiles(ctx, 'reliability.png', (charts) => charts.reliability(chart));
+	const files =
+		chart === undefined ? [] : await chartFiles(ctx, 'reliability.png', (charts) => charts.reliability(chart));
 	await answer(interaction, { embeds: [embedOf(statsEmbed(stats, files[0]?.name))], files }, { ephemeral: false });
 }

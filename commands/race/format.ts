@@ -150,7 +150,15 @@ export function editPreviewEmbed(preview: EditPreview): EmbedSpec {
 			preview.warnings.length > 0 || preview.effect.unrated !== undefined
 				? EMBED_COLOURS.warning
 				: EMBED_COLOURS.neutral,
-		description: `Reason: ${esc(preview.reason)}`,
+		description: [
+			`Reason: ${esc(preview.reason)}`,
+			...(preview.date !== undefined ? [`Date: ${preview.date.before ?? 'none'} → ${preview.date.after}`] : []),
+			...(preview.name !== undefined
+				? [
+						`Name: ${preview.name.before !== undefined ? `“${esc(preview.name.before)}”` : 'none'} → “${esc(preview.name.after)}”`,
+					]
+				: []),
+		].join('\n'),
 		fields: [
 			{ name: 'Now', value: { lines: results(preview.before) }, inline: true },
 			{ name: 'After the correction', value: { lines: results(preview.after) }, inline: true },

@@ -50,11 +50,16 @@ export async function restoreRace(interaction: ChatInputCommandInteraction, ctx:
 /** `/race edit`: a correction is previewed (old and new results) and stored only on Confirm, as a submission is. */
 export async function editRace(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const results = interaction.options.getString('results');
 	const preview = await servicesOf(ctx).races.previewEdit(
 		actorOf(interaction),
 		raceRef(interaction),
-		resultsText(interaction.options.getString('results', true)),
+		results === null ? undefined : resultsText(results),
 		interaction.options.getString('reason', true),
+		{
+			date: interaction.options.getString('date') ?? undefined,
+			name: interaction.options.getString('name') ?? undefined,
+		},
 	);
 	const row = confirmCancelRow('race-edit', preview.id);
 	await answer(interaction, { embeds: [embedOf(editPreviewEmbed(preview))], components: [row] }, { ephemeral: true });

@@ -57,6 +57,11 @@ export interface CalibrationResult {
 	readonly bestLogLikelihood: number;
 	/** bestLogLikelihood − defaultLogLikelihood, never negative. */
 	readonly gain: number;
+	/**
+	 * The standard error of `gain` (pairedGainError): how much of it the noise of so few races could make. 0 when
+	 * nothing beat the defaults; Infinity with fewer than two races scored.
+	 */
+	readonly gainStandardError: number;
 	/** Backtests run, ≤ maxEvaluations. */
 	readonly evaluations: number;
 	readonly maxEvaluations: number;
@@ -185,6 +190,14 @@ export function calibrate<S, P>(
 	const bestParams = Object.fromEntries(
 		dimensions.map((d, i) => [d.param, atDefaults ? Number(defaults[d.param]) : paramValue(d, bestQuantities[i]!)]),
 	);
+	const bestOverrides = atDefaults ? { ...fixed } : overridesAt(bestQuantities);
+	// Two backtests more, outside the cap: the search keeps totals only, the noise bound needs each race's term.
+	const gainStandardError = atDefaults
+		? 0
+		: pairedGainError(
+				raceLogLikelihoods(system, fixed, races, options),
+				raceLogLikelihoods(system, bestOverrides, races, options),
+			);
 	return {
 		system: system.id,
 		dimensions,
@@ -193,14 +206,46 @@ export function calibrate<S, P>(
 		defaultPoint,
 		bestPoint: best.point,
 		bestParams,
-		bestOverrides: atDefaults ? { ...fixed } : overridesAt(bestQuantities),
+		bestOverrides,
 		defaultLogLikelihood,
 		bestLogLikelihood: best.logLikelihood,
 		gain: best.logLikelihood - defaultLogLikelihood,
+		gainStandardError,
 		evaluations: trace.length,
 		maxEvaluations,
 		trace,
 	};
+}
+
+/** log P(winner) of each race a backtest scores, in order. */
+function raceLogLikelihoods<S, P>(
+	system: RatingSystem<S, P>,
+	overrides: ParamOverrides,
+	races: readonly Race[],
+	options: CalibrateOptions,
+): number[] {
+	const terms: number[] = [];
+	backtest(system, system.params(overrides), races, { reset: options.reset, retirements: options.retirements }, (r) =>
+		terms.push(Math.log(r.pWinner)),
+	);
+	return terms;
+}
+
+/**
+ * The standard error of a log-likelihood gain Σ (b_r − a_r) over the same n races (a_r, b_r: log P(winner) of race r
+ * under the current and the proposed settings), the races taken as independent draws: √n · s, with s the sample
+ * standard deviation of the paired differences b_r − a_r. A gain within two of these is what re-drawing the same
+ * number of races could give by chance (about 5 % one-sided), and since the proposal is the best of many backtests on
+ * these very races the bound is, if anything, generous to it. Infinity with fewer than two races, or unequal lists.
+ */
+export function pairedGainError(current: readonly number[], proposed: readonly number[]): number {
+	const n = current.length;
+	if (n < 2 || proposed.length !== n) return Infinity;
+	const d = current.map((a, i) => proposed[i]! - a);
+	const mean = d.reduce((sum, x) => sum + x, 0) / n;
+	const variance = d.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (n - 1);
+	const error = Math.sqrt(n * variance);
+	return Number.isFinite(error) ? error : Infinity;
 }
 
 export interface CoordinateSearchOptions {

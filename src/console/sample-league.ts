@@ -31,6 +31,8 @@ export const sampleLeagueConfig = (guildId: string): LeagueConfig => ({
 	// no dates, so only folyami's k differs from the reference here (glicko c and endure φ act on idle days).
 	params: LEAGUE_DEFAULTS,
 	timezone: 'UTC',
+	// Its web page is public: the console serves it at once (docs/web.md).
+	visibility: 'public',
 });
 
 /** A history race as a submission: the CSV's race id is not kept (the league numbers its races). */

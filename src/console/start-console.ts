@@ -95,7 +95,9 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 		});
 		/** Prints a message the inbox posts (set once the console runs). */
 		let show: ((payload: unknown) => string) | undefined;
-		if (config.HTTP_PORT !== undefined && context.services !== undefined && options.inboxMessages !== undefined) {
+		if (context.services !== undefined) {
+			const services = context.services;
+			const messages = options.inboxMessages;
 			const poster: ChannelPoster = {
 				post: (_channel, message) =>
 					Promise.resolve(
@@ -105,22 +107,29 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 					),
 				findMarked: () => Promise.resolve({ ok: true, messageId: undefined }),
 			};
-			// Loaded only when on: the console starts without fastify otherwise.
+			// The league pages always (a newcomer opens the sample league's at once), on HTTP_PORT or a free port.
 			const { startHttpServer } = await import('../http/server.js');
+			const { createLeagueWebService } = await import('../services/league-web-service.js');
 			server = await startHttpServer({
 				log,
 				host: config.HTTP_HOST,
-				port: config.HTTP_PORT,
-				inbox: {
-					inbox: context.services.inbox,
-					outlet: { poster, messages: options.inboxMessages },
+				port: config.HTTP_PORT ?? 0,
+				web: createLeagueWebService(repo, services.leaderboard),
+				inbox: messages && {
+					inbox: services.inbox,
+					outlet: { poster, messages },
 					maxBytes: config.INBOX_MAX_BYTES,
 					perLeague: config.INBOX_RATE_LIMIT,
 				},
 			});
 			url ??= server.url;
 			shutdown?.add('http server', () => server?.close());
-			err(`pitwall: results inbox at ${server.url}/inbox: previews appear here (/league inbox token:new)\n`);
+			const sample =
+				seeded.league.config.visibility === 'public' ? `/leagues/${encodeURIComponent(seeded.league.id)}` : '/';
+			err(`pitwall: league pages at ${server.url}${sample}\n`);
+			if (messages !== undefined) {
+				err(`pitwall: results inbox at ${server.url}/inbox: previews appear here (/league inbox token:new)\n`);
+			}
 		}
 		return await runConsole({
 			commands: options.commands,

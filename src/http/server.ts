@@ -14,17 +14,24 @@ import type { Logger } from '../logger.js';
 import { sizeText } from '../services/attachment-download.js';
 import { healthRoute } from './routes/health.js';
 import { inboxRoute, type InboxRouteOptions } from './routes/inbox.js';
+import { leagueApiRoute } from './routes/league-api.js';
+import { leaguePagesRoute } from './routes/league-pages.js';
+import type { LeagueWebService } from '../services/league-web-service.js';
 
 export interface HttpServerOptions {
 	readonly log: Logger;
-	readonly inbox: Omit<InboxRouteOptions, 'log'>;
+	/** The results inbox (absent: no POST /inbox). */
+	readonly inbox?: Omit<InboxRouteOptions, 'log'> | undefined;
+	/** The league web pages and JSON API (routes/league-pages.ts, league-api.ts; docs/web.md); absent: none. */
+	readonly web?: LeagueWebService | undefined;
 	/** Longest a request may take, body included (default 60 s: 8 MiB over a slow uplink). */
 	readonly requestTimeoutMs?: number;
 }
 
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 	const { log } = options;
-	const maxBytes = options.inbox.maxBytes;
+	// Only the inbox takes a body: without it, the web's GETs need none.
+	const maxBytes = options.inbox?.maxBytes ?? 64 * 1024;
 	const app = Fastify({
 		logger: false,
 		bodyLimit: maxBytes,
@@ -58,7 +65,11 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 		}),
 	);
 	void app.register(healthRoute);
-	void app.register(inboxRoute({ ...options.inbox, log }));
+	if (options.inbox !== undefined) void app.register(inboxRoute({ ...options.inbox, log }));
+	if (options.web !== undefined) {
+		void app.register(leagueApiRoute({ web: options.web }));
+		void app.register(leaguePagesRoute({ web: options.web }));
+	}
 	return app;
 }
 

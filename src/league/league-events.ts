@@ -32,6 +32,17 @@ export interface LeagueConfig {
 	readonly resultsChannel?: string | undefined;
 	/** The class this league rates from a result file of several classes (absent: every class as one field). */
 	readonly carClass?: string | undefined;
+	/** The leaderboard hides players with fewer rated races (leaderboard-filter.ts; absent: no minimum). */
+	readonly minRaces?: number | undefined;
+	/** The leaderboard hides players whose last race is more days ago (leaderboard-filter.ts; absent: none hidden). */
+	readonly idleDays?: number | undefined;
+	/**
+	 * The league's web pages and JSON API (src/http/, docs/web.md): `public` (listed on the front page), `unlisted`
+	 * (served only at `/leagues/<id>-<webSecret>`); absent: private, nothing served.
+	 */
+	readonly visibility?: 'public' | 'unlisted' | undefined;
+	/** The secret part of an unlisted league's address, drawn once when first unlisted and kept (stable links). */
+	readonly webSecret?: string | undefined;
 }
 
 /** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */

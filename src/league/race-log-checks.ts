@@ -106,6 +106,12 @@ export function checkConfig(config: LeagueConfig): void {
 	if (config.bestResults !== undefined && !(Number.isInteger(config.bestResults) && config.bestResults >= 1)) {
 		throw new LeagueError('best results must be a whole number of at least 1');
 	}
+	if (config.minRaces !== undefined && !(Number.isInteger(config.minRaces) && config.minRaces >= 1)) {
+		throw new LeagueError('the leaderboard minimum races must be a whole number of at least 1');
+	}
+	if (config.idleDays !== undefined && !(Number.isInteger(config.idleDays) && config.idleDays >= 1)) {
+		throw new LeagueError('the leaderboard idle days must be a whole number of at least 1');
+	}
 	for (const [system, overrides] of Object.entries(config.params ?? {})) {
 		try {
 			getSystem(system).params(overrides);

@@ -6,6 +6,7 @@ import type { LeagueService } from './league-service.js';
 import { leagueReadingDay } from './league-day.js';
 import { checkSystemOption } from './rating-service.js';
 import { plural } from '../formats/plural.js';
+import { filterStandings, filterText } from '../league/leaderboard-filter.js';
 
 /** `/leaderboard`: the standings of one system, a page at a time. */
 
@@ -18,7 +19,12 @@ export interface LeaderboardPage {
 	readonly asOf: string;
 	readonly page: number;
 	readonly pages: number;
+	/** Players shown (the league's filter applied, leaderboard-filter.ts). */
 	readonly total: number;
+	/** Rated players the league's filter hides. */
+	readonly hidden: number;
+	/** `players with at least 3 races, raced in the last 180 days` (undefined: the league hides no one). */
+	readonly filter?: string | undefined;
 	/** Rows of this page with their 1-based rank. */
 	readonly rows: readonly (Standing & { readonly name: string; readonly rank: number })[];
 }
@@ -41,17 +47,17 @@ export function createLeaderboardService(
 			const system = checkSystemOption(input.system, league.config.headline);
 			const asOf = leagueReadingDay(await repo.loadState(league.id), league.config.timezone, clock());
 			const view = await repo.ratingsAt(league.id, system, asOf);
-			const total = view.standings.length;
+			const { shown, hidden } = filterStandings(view.standings, league.config, asOf);
+			const filter = filterText(league.config);
+			const total = shown.length;
 			const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
 			const page = input.page ?? 1;
 			if (!Number.isInteger(page) || page < 1 || page > pages) {
 				throw refused('bad-page', `The leaderboard has ${plural(pages, 'page')}: choose a page from 1 to ${pages}.`);
 			}
 			const start = (page - 1) * LEADERBOARD_PAGE_SIZE;
-			const rows = view.standings
-				.slice(start, start + LEADERBOARD_PAGE_SIZE)
-				.map((row, i) => ({ ...row, rank: start + i + 1 }));
-			return { league, system, asOf, page, pages, total, rows };
+			const rows = shown.slice(start, start + LEADERBOARD_PAGE_SIZE).map((row, i) => ({ ...row, rank: start + i + 1 }));
+			return { league, system, asOf, page, pages, total, hidden, ...(filter !== undefined && { filter }), rows };
 		},
 	};
 }

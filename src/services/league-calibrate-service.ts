@@ -48,6 +48,11 @@ const PROPOSAL_TTL_MS = PREVIEW_TTL_MS;
 
 /** A gain below this (nats) shows as +0.00: not worth a change of every rating. */
 export const MIN_GAIN = 0.005;
+/**
+ * A gain must exceed this many of its standard errors (calibrate.ts pairedGainError) to be proposed: below it, the
+ * races are too few to tell the proposed settings from the current ones (issue 11 §2).
+ */
+export const NOISE_STANDARD_ERRORS = 2;
 
 export interface CalibrationProposal {
 	readonly id: string;
@@ -60,8 +65,10 @@ export interface CalibrationProposal {
 	/** What Confirm sets them to (the calibration's bestOverrides). */
 	readonly proposed: ParamOverrides;
 	readonly result: CalibrationResult;
-	/** The proposal beats the current settings by at least MIN_GAIN: only then is there a Confirm. */
+	/** The proposal beats the current settings by at least MIN_GAIN and by more than the noise: only then a Confirm. */
 	readonly better: boolean;
+	/** A gain of at least MIN_GAIN found, but within NOISE_STANDARD_ERRORS standard errors: not proposed. */
+	readonly withinNoise: boolean;
 	readonly expiresAt: Date;
 }
 
@@ -139,6 +146,8 @@ export function createLeagueCalibrateService(
 		const result = await refuse('calibrate-failed', () =>
 			runner({ system, races, options: { fixed: current, ...replayOptionsOf(config), maxEvaluations } }),
 		);
+		const found = result.dimensions.length > 0 && result.races > 0 && result.gain >= MIN_GAIN;
+		const withinNoise = found && !(result.gain > NOISE_STANDARD_ERRORS * result.gainStandardError);
 		return {
 			id: newId(),
 			league: { ...league, config, seq },
@@ -147,7 +156,8 @@ export function createLeagueCalibrateService(
 			current,
 			proposed: result.bestOverrides,
 			result,
-			better: result.dimensions.length > 0 && result.races > 0 && result.gain >= MIN_GAIN,
+			better: found && !withinNoise,
+			withinNoise,
 			expiresAt: new Date(now.getTime() + PROPOSAL_TTL_MS),
 		};
 	};

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { LEAGUE_DEFAULTS } from '../league/league-defaults.js';
 import type { LeagueConfig } from '../league/league-events.js';
 import { listWithMore } from '../formats/clip-text.js';
@@ -62,6 +63,12 @@ export interface ConfigureLeagueInput {
 	readonly points?: string | undefined;
 	/** Dropped results: only the best N race scores count; 0 counts every result. */
 	readonly bestResults?: number | undefined;
+	/** The leaderboard hides players with fewer rated races; 0 turns it off. */
+	readonly minRaces?: number | undefined;
+	/** The leaderboard hides players idle for more days; 0 turns it off. */
+	readonly idleDays?: number | undefined;
+	/** The league's web page and API (docs/web.md): `public`, `unlisted` (a link with a secret) or `private`. */
+	readonly visibility?: 'public' | 'unlisted' | 'private' | undefined;
 }
 
 /** The monthly ranking post of a league as `/league info` shows it. */
@@ -118,6 +125,36 @@ function forecastSettings(
 	}
 	const bestResults = best === undefined ? config.bestResults : best || undefined;
 	return { points, bestResults };
+}
+
+/** The largest `/league config min-races:` and `idle-days:`. */
+export const MAX_MIN_RACES = 1000;
+export const MAX_IDLE_DAYS = 3650;
+
+/** The leaderboard's filter after `/league config` (issue 11 §1): absent keeps each, 0 turns it off. */
+function leaderboardSettings(
+	config: LeagueConfig,
+	input: ConfigureLeagueInput,
+): Pick<LeagueConfig, 'minRaces' | 'idleDays'> {
+	const setting = (value: number | undefined, current: number | undefined, max: number, message: string) => {
+		if (value === undefined) return current;
+		if (!(Number.isInteger(value) && value >= 0 && value <= max)) throw refused('bad-leaderboard-filter', message);
+		return value || undefined;
+	};
+	return {
+		minRaces: setting(
+			input.minRaces,
+			config.minRaces,
+			MAX_MIN_RACES,
+			`Minimum races must be a whole number from 0 (every player shown) to ${MAX_MIN_RACES}.`,
+		),
+		idleDays: setting(
+			input.idleDays,
+			config.idleDays,
+			MAX_IDLE_DAYS,
+			`Idle days must be a whole number from 0 (no one hidden for idle time) to ${MAX_IDLE_DAYS}.`,
+		),
+	};
 }
 
 function checkTimezone(timezone: string): string {
@@ -282,12 +319,14 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				reset,
 				retirements,
 				...forecastSettings(info.config, input),
+				...leaderboardSettings(info.config, input),
 				...(input.headline !== undefined && { headline: checkSystem(input.headline) }),
 				...(input.timezone !== undefined && { timezone: checkTimezone(input.timezone) }),
 				...(organizerRole !== undefined && { organizerRole }),
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
 				...(input.resultsChannel !== undefined && { resultsChannel: input.resultsChannel }),
 				...(input.carClass !== undefined && { carClass: leagueClass(input.carClass) }),
+				...(input.visibility !== undefined && webSettings(info.config, input.visibility)),
 			};
 			const rankingPost = configuredRankingPost(updated, input);
 			const config: LeagueConfig = { ...updated, ...(rankingPost !== undefined && { rankingPost }) };
@@ -325,6 +364,18 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 			};
 		},
 	};
+}
+
+/**
+ * `/league config visibility:`: the secret of an unlisted league's address is drawn the first time it is unlisted and
+ * kept afterwards (also while public or private), so a link handed out stays valid when the league is unlisted again.
+ */
+function webSettings(
+	config: LeagueConfig,
+	visibility: 'public' | 'unlisted' | 'private',
+): Pick<LeagueConfig, 'visibility' | 'webSecret'> {
+	const webSecret = config.webSecret ?? (visibility === 'unlisted' ? randomBytes(12).toString('hex') : undefined);
+	return { visibility: visibility === 'private' ? undefined : visibility, webSecret };
 }
 
 /** `/league config class:`: a class name as result files write it, or `all` (every class as one field). */

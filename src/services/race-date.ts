@@ -1,5 +1,5 @@
 import { daysBetween, isCalendarDate, yearOf } from '../league/dates.js';
-import type { LeagueLog } from '../league/race-log.js';
+import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { refused } from './errors.js';
 import { calendarDay, latestDatedRace } from './league-day.js';
@@ -58,4 +58,54 @@ function backDated(date: string, state: LeagueLog): string[] {
 			'idle-time growth for the days between: their uncertainty keeps counting from their latest race. ' +
 			'Confirm only if the date is right.',
 	];
+}
+
+/**
+ * The new date of a stored race (`/race edit date:`, issue 11 §3), under the submission's rules: a date that is not a
+ * calendar day is refused, one more than a day after today is accepted with the same warning. The race keeps its
+ * place in rating order (races are rated in the order they were confirmed), so a date before a race rated before it,
+ * or after a race rated after it, is accepted with a warning naming that race. Under the yearly reset, a date in an
+ * earlier year than the races rated before it makes the race count in no rating: the preview says so from the replay.
+ */
+export function editedRaceDate(
+	given: string,
+	race: RaceRecord,
+	state: LeagueLog,
+	timezone: string,
+	now: Date,
+): { readonly date: string; readonly warnings: readonly string[] } {
+	const { date, warnings: submitted } = raceDate(given, state, timezone, now);
+	// The submission's back-dating warning compares with the league's latest race, which may be this one: dropped.
+	const warnings = submitted.filter((w) => !w.includes("before the league's latest race"));
+	const races = state.races().filter((r) => r.status === 'confirmed' && r.date !== undefined);
+	const at = races.findIndex((r) => r.id === race.id);
+	const before = at < 0 ? races : races.slice(0, at);
+	const after = at < 0 ? [] : races.slice(at + 1);
+	const previous = before.reduce<RaceRecord | undefined>(
+		(a, r) => (a === undefined || r.date! > a.date! ? r : a),
+		undefined,
+	);
+	const next = after.reduce<RaceRecord | undefined>(
+		(a, r) => (a === undefined || r.date! < a.date! ? r : a),
+		undefined,
+	);
+	const yearly = state.config()?.reset === 'yearly';
+	if (previous !== undefined && date < previous.date! && !(yearly && yearOf(date) < yearOf(previous.date!))) {
+		warnings.push(
+			`This race would be dated ${date}, before ${previous.id} on ${previous.date}, which is rated before it (races ` +
+				'are rated in the order they were confirmed): its racers get no idle-time growth for the days between. ' +
+				'Confirm only if the date is right.',
+		);
+	}
+	if (next !== undefined && date > next.date!) {
+		warnings.push(
+			`This race would be dated ${date}, after ${next.id} on ${next.date}, which is rated after it (races are rated ` +
+				`in the order they were confirmed): ${next.id}'s racers get no idle-time growth for the days between` +
+				(yearly && yearOf(date) > yearOf(next.date!)
+					? `, and under the yearly reset ${next.id}, of an earlier year, would count in no rating`
+					: '') +
+				'. Confirm only if the date is right.',
+		);
+	}
+	return { date, warnings };
 }

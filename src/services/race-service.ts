@@ -348,13 +348,14 @@ export function createRaceService(
 		const givenName = details.name?.trim() || undefined;
 		const hasText = text !== undefined && text.trim() !== '';
 		if (!hasText && givenDate === undefined && givenName === undefined) {
-			throw refused('bad-edit', 'Nothing to change: give the corrected results, a date or a name. Nothing was changed.');
+			throw refused(
+				'bad-edit',
+				'Nothing to change: give the corrected results, a date or a name. Nothing was changed.',
+			);
 		}
 		const { entries, warnings } = hasText ? parse(text, state) : { entries: record.entries, warnings: [] };
 		const dating =
-			givenDate === undefined
-				? undefined
-				: editedRaceDate(givenDate, record, state, league.config.timezone, clock());
+			givenDate === undefined ? undefined : editedRaceDate(givenDate, record, state, league.config.timezone, clock());
 		const date = dating?.date ?? record.date;
 		const changes: RaceInput = {
 			entries,

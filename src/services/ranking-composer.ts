@@ -2,6 +2,7 @@ import type { ChartRenderer } from '../charts/chart-types.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { addDays } from '../league/dates.js';
 import { summarizeMonth, type Mover } from '../league/month-summary.js';
+import { filterStandings, filterText } from '../league/leaderboard-filter.js';
 import { rankingPostOf } from '../league/ranking-post.js';
 import type { Standing } from '../league/replay.js';
 import type { LeagueRepository } from '../storage/ports.js';
@@ -63,7 +64,11 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const start = before?.systems[system] ?? [];
 			const end = (await repo.ratingsAt(leagueId, system, asOf)).standings;
 			if (end.length === 0) return undefined;
-			const summary = summarizeMonth(start, end, { top: POST_TOP, movers: POST_MOVERS });
+			const full = summarizeMonth(start, end, { top: POST_TOP, movers: POST_MOVERS });
+			// The table (and chart) show whom the leaderboard shows, ranked among them (leaderboard-filter.ts).
+			const { shown: onBoard, hidden } = filterStandings(end, config, asOf);
+			const filter = filterText(config);
+			const summary = { ...full, top: onBoard.slice(0, POST_TOP), rated: onBoard.length };
 			const name = (id: string) => escapeForDiscord(state.resolve(id)?.name ?? id);
 			const races = state
 				.races()
@@ -117,7 +122,7 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 					),
 				],
 				image,
-				footer: `as of ${asOf} · † provisional`,
+				footer: `as of ${asOf}${filter === undefined ? '' : ` · ${filter}; ${hidden} hidden`} · † provisional`,
 			});
 			const content = `**${escapeForDiscord(config.name)}**: the monthly ranking is out.`;
 			const files =

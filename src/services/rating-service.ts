@@ -1,4 +1,5 @@
 import type { RatingHistoryChart } from '../charts/chart-types.js';
+import { filterStandings, hiddenBecause } from '../league/leaderboard-filter.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { getSystem, isSystemId, systems } from '../ratings/index.js';
 import type { RatingSummary } from '../ratings/types.js';
@@ -37,9 +38,12 @@ export interface PlayerRating {
 	readonly summary?: RatingSummary | undefined;
 	/** Idle time: the player's last race date, the days since, and the summary at that race before growth. */
 	readonly idle?: { readonly lastDate: string; readonly days: number; readonly atLastRace: RatingSummary } | undefined;
-	/** 1-based among rated players. */
+	/** 1-based among the players the leaderboard shows (undefined when the league's filter hides this one). */
 	readonly rank?: number | undefined;
+	/** Players the leaderboard shows (leaderboard-filter.ts). */
 	readonly rated: number;
+	/** Why the league's leaderboard filter hides this player (leaderboard-filter.ts). */
+	readonly hiddenBecause?: string | undefined;
 	readonly lastChange?: LastChange | undefined;
 	/** Why the last race moved the rating: place against expected, opponents, the change's parts. */
 	readonly why?: ChangeWhy | undefined;
@@ -113,8 +117,10 @@ export function createRatingService(
 			const player = findPlayer(state, input.player, actor, league.config.name);
 			const asOf = leagueReadingDay(state, league.config.timezone, clock());
 			const view = await repo.ratingsAt(league.id, system, asOf);
-			const index = view.standings.findIndex((s) => s.player === player.id);
-			const standing = view.standings[index];
+			const standing = view.standings.find((s) => s.player === player.id);
+			const { shown } = filterStandings(view.standings, league.config, asOf);
+			const index = shown.findIndex((s) => s.player === player.id);
+			const hidden = standing && hiddenBecause(standing, league.config, asOf);
 			const { last, explanation, standouts } = standing ? await changes.player(league, system, player.id) : {};
 			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
 			const why =
@@ -134,12 +140,12 @@ export function createRatingService(
 						races: standing.races,
 						provisional: standing.provisional,
 					},
-					rank: index + 1,
+					...(hidden === undefined ? { rank: index + 1 } : { hiddenBecause: hidden }),
 				}),
 				...(standing?.lastDate !== undefined && {
 					idle: { lastDate: standing.lastDate, days: standing.idleDays, atLastRace: standing.atLastRace },
 				}),
-				rated: view.standings.length,
+				rated: shown.length,
 				...(last && { lastChange: last }),
 				...(why && { why }),
 				...(standouts && { standouts }),

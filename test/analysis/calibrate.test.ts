@@ -9,6 +9,7 @@ import {
 	brentMinimize,
 	calibrate,
 	coordinateSearch,
+	pairedGainError,
 	roundParam,
 	searchSpace,
 	type CalibrationResult,
@@ -19,7 +20,7 @@ import { folyami } from '../../src/ratings/folyami.js';
 import { glicko } from '../../src/ratings/glicko.js';
 import { speed } from '../../src/ratings/speed.js';
 import { stk } from '../../src/ratings/stk.js';
-import { ParamError, type AnyRatingSystem, type Race } from '../../src/ratings/types.js';
+import { ParamError, type AnyRatingSystem, type ParamOverrides, type Race } from '../../src/ratings/types.js';
 import { mulberry32 as prng } from '../support/mulberry32.js';
 
 function normal(random: () => number): number {
@@ -172,6 +173,21 @@ const cases: [string, AnyRatingSystem, Race[]][] = [
 	['endure (dated, forgetting)', endure, dated],
 ];
 
+describe('pairedGainError (issue 11 §2)', () => {
+	it('is √n times the sample standard deviation of the per-race differences', () => {
+		// differences +0.5, −0.5, +0.5, −0.5: mean 0, sample variance 1/3, so √(4 · 1/3) = 1.1547
+		expect(pairedGainError([-1, -1, -1, -1], [-0.5, -1.5, -0.5, -1.5])).toBeCloseTo(1.1547005, 6);
+		// differences 0.1, 0.3, 0.2: mean 0.2, sample variance 0.01, so √(3 · 0.01) = 0.1732
+		expect(pairedGainError([-1, -2, -3], [-0.9, -1.7, -2.8])).toBeCloseTo(0.1732051, 6);
+	});
+
+	it('is 0 for the same gain in every race, Infinity with fewer than two races or unpaired lists', () => {
+		expect(pairedGainError([-1, -2, -3], [-0.9, -1.9, -2.9])).toBeCloseTo(0, 12);
+		expect(pairedGainError([-1], [-0.5])).toBe(Infinity);
+		expect(pairedGainError([-1, -2], [-0.5])).toBe(Infinity);
+	});
+});
+
 describe('calibrate', () => {
 	const results = new Map<string, CalibrationResult>();
 	const run = (system: AnyRatingSystem, races: Race[], maxEvaluations?: number): CalibrationResult => {
@@ -191,6 +207,15 @@ describe('calibrate', () => {
 			expect(result.defaultLogLikelihood).toBe(atDefaults);
 			expect(result.bestLogLikelihood).toBeGreaterThanOrEqual(result.defaultLogLikelihood);
 			expect(result.gain).toBe(result.bestLogLikelihood - result.defaultLogLikelihood);
+			// The gain's standard error is that of the per-race log P(winner) at the defaults and at the best, paired.
+			const terms = (overrides: ParamOverrides) => {
+				const out: number[] = [];
+				backtest(system, system.params(overrides), races, {}, (r) => out.push(Math.log(r.pWinner)));
+				return out;
+			};
+			expect(result.gainStandardError).toBe(
+				result.gain === 0 ? 0 : pairedGainError(terms({}), terms(result.bestOverrides)),
+			);
 			const again = backtest(system, system.params(result.bestOverrides), races).winner_log_likelihood;
 			expect(again).toBe(result.bestLogLikelihood);
 			// The best is the best of the trace, and every searched value is printed as evaluated (4 digits).

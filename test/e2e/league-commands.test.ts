@@ -13,6 +13,7 @@ import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
 import type { Race } from '../../src/ratings/types.js';
+import type { RawOption } from './fake-discord-wire.js';
 import {
 	ATTACHMENT,
 	embedsOf,
@@ -213,6 +214,28 @@ describe('league commands end to end', () => {
 		expect(info).toContain('Players: 3 · Races: 2');
 	});
 
+	it('/league config min-races: idle-days: filters /leaderboard, says so in its footer and in /rating', async () => {
+		const set = (options: RawOption[]) => run('league', [sub('config', options)], ORGANIZER);
+		expect(visible(await set([text('min-races', 2), text('idle-days', 180)]))).toContain(
+			'Leaderboard: players with at least 2 races, raced in the last 180 days',
+		);
+		const board = visible(await run('leaderboard', []));
+		expect(board).toMatch(
+			/· 3 players · players with at least 2 races, raced in the last 180 days; 0 hidden · † provisional$/,
+		);
+		await set([text('min-races', 3)]);
+		expect(visible(await run('leaderboard', []))).toBe(
+			'No player in **Sunday Cup** is on the leaderboard: it shows players with at least 3 races, raced in the last 180 days, and 3 rated players are hidden.',
+		);
+		const rating = visible(await run('rating', [text('player', 'Bob')]));
+		expect(rating).toContain(
+			'Not on the leaderboard: the leaderboard shows players with at least 3 races, and this player has 2.',
+		);
+		expect(rating).toContain('not on the leaderboard');
+		await set([text('min-races', 0), text('idle-days', 0)]);
+		expect(visible(await run('league', [sub('info', [])]))).not.toContain('Leaderboard:');
+	});
+
 	it('/player link then /rating without a player shows the caller’s own', async () => {
 		await expectRefusal('rating', [], MEMBER, /not linked to a player in Sunday Cup/);
 		await expectRefusal('player', [sub('link', [text('player', 'Carol')])], MEMBER, /Only league organizers/);
@@ -283,6 +306,23 @@ describe('league commands end to end', () => {
 		);
 		const cancelled = await click(ids.find((id) => id.startsWith('race-edit:cancel:'))!);
 		expect(visible(cancelled[1]!)).toBe('Cancelled: nothing was changed.');
+		expect(await eventCount()).toBe(before);
+		// A date and a name alone are corrected the same way, previewed first (issue 11 §3).
+		const redated = visible(
+			await run(
+				'race',
+				[
+					sub('edit', [
+						text('race', 'R1'),
+						text('reason', 'wrong day'),
+						text('date', '2026-01-05'),
+						text('name', 'Round 1'),
+					]),
+				],
+				ORGANIZER,
+			),
+		);
+		expect(redated).toMatch(/\nReason: wrong day\nDate: \d{4}-\d\d-\d\d → 2026-01-05\nName: “Opener” → “Round 1”\n/);
 		expect(await eventCount()).toBe(before);
 		const again = await run('race', editOptions, ORGANIZER);
 		const confirm = ((dataOf(again)['components'] as Json[])[0]!['components'] as Json[])

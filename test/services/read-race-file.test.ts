@@ -21,13 +21,12 @@ describe('readRaceFileOffThread', () => {
 
 	it("gives a file's refusal back as a ResultFileError with its message", async () => {
 		const garbage = Buffer.concat([Buffer.from('\x89PNG'), Buffer.alloc(OFF_THREAD_BYTES, 0)]); // not text
-		const inThread = (() => {
-			try {
-				readRaceFile(garbage);
-			} catch (error) {
-				return error as Error;
-			}
-		})();
+		let inThread: Error | undefined;
+		try {
+			readRaceFile(garbage);
+		} catch (error) {
+			inThread = error as Error;
+		}
 		expect(inThread).toBeInstanceOf(ResultFileError);
 		await expect(readRaceFileOffThread(garbage, {})).rejects.toEqual(new ResultFileError(inThread!.message));
 	});

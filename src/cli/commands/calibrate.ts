@@ -46,6 +46,13 @@ function table(result: CalibrationResult, input: string, reset: string | undefin
 		`  ${'winner log-likelihood'.padEnd(width)} ${result.defaultLogLikelihood.toFixed(2)} → ` +
 			`${result.bestLogLikelihood.toFixed(2)} (gain +${result.gain.toFixed(2)} nats${perRace})`,
 	);
+	// The gain's noise (issue 11 §2): /league calibrate proposes only a gain over twice it.
+	if (result.gain > 0) {
+		lines.push(
+			`  ${'gain standard error'.padEnd(width)} ${result.gainStandardError.toFixed(2)} nats (paired over the races: ` +
+				`a gain within 2 of these is within the noise)`,
+		);
+	}
 	for (const note of result.notes) lines.push(`  note: ${note}`);
 	if (result.races === 0) lines.push('  note: no race was scored (the system could not rate any race of this history)');
 	return lines.join('\n');
@@ -154,6 +161,9 @@ Prints the defaults → best, the gain, then the best parameters as --param line
 				...summary,
 				defaultPoint: finite(result.defaultPoint),
 				bestPoint: finite(result.bestPoint),
+				gainStandardError: Number.isFinite(result.gainStandardError)
+					? result.gainStandardError
+					: String(result.gainStandardError),
 				parameters,
 				paramArgs: paramLines,
 				trace: trace.map((step) => ({
