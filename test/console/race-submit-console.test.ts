@@ -6,18 +6,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buttons, commands } from '../../commands/index.js';
+import { commands } from '../../commands/index.js';
 import { resultsText } from '../../commands/race/submit.js';
-import { CONSOLE_GUILD_ID, CONSOLE_USER_ID } from '../../src/console/console-interaction.js';
-import { runConsole } from '../../src/console/console-loop.js';
 import { parseLine } from '../../src/console/line-parser.js';
 import { parseScoreboard } from '../../src/formats/scoreboard.js';
-import { createLogger } from '../../src/logger.js';
-import { createServices } from '../../src/services/index.js';
-import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import { createMemoryStore } from '../../src/storage/memory-store.js';
+import { consoleActor, consoleWorld } from './console-session.js';
 
 const root = join(import.meta.dirname, '../..');
 const data = commands.map((command) => command.data);
@@ -84,22 +78,8 @@ describe('/race submit as the docs type it', () => {
 	});
 
 	it('runs the examples and a multi-line quoted paste through the console, to a stored race', async () => {
-		const now = () => new Date('2026-03-10T12:00:00Z');
-		const repo = createLeagueRepository(createMemoryStore(), { clock: now });
-		const services = createServices(repo, { clock: now });
-		const actor = { userId: CONSOLE_USER_ID, guildId: CONSOLE_GUILD_ID, manageGuild: true, roles: [] };
-		await services.leagues.create(actor, { name: 'Sunday Cup', headline: 'glicko' });
-		const input = new PassThrough();
-		let out = '';
-		const done = runConsole({
-			commands,
-			buttons,
-			context: { log: createLogger({ level: 'silent' }), services },
-			input,
-			write: (text) => (out += text),
-			prompt: false,
-			now,
-		});
+		const { services, type } = consoleWorld(() => new Date('2026-03-10T12:00:00Z'));
+		await services.leagues.create(consoleActor, { name: 'Sunday Cup', headline: 'glicko' });
 		const typed = [
 			commandsExample,
 			'confirm',
@@ -114,8 +94,8 @@ describe('/race submit as the docs type it', () => {
 			examples.find(({ line }) => line.includes('Argammon'))!.line,
 			'cancel',
 		];
-		input.end(`${typed.join('\n')}\n`);
-		expect(await done).toBe(0);
+		const { code, out } = await type(typed);
+		expect(code).toBe(0);
 		expect(out).not.toContain('error:');
 		expect(out).toContain('== Race preview: Round 4 ==  Sunday Cup\nOn 2026-03-01');
 		expect(out).toContain('DNF Carol (new player)');

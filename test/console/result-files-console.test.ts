@@ -5,18 +5,11 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
-import { buttons, commands } from '../../commands/index.js';
 import { main } from '../../src/cli/main.js';
 import { readCsv } from '../../src/formats/csv.js';
-import { CONSOLE_GUILD_ID, CONSOLE_USER_ID } from '../../src/console/console-interaction.js';
-import { runConsole } from '../../src/console/console-loop.js';
 import { readRaceFile } from '../../src/formats/results/read-file.js';
-import { createLogger } from '../../src/logger.js';
-import { createServices } from '../../src/services/index.js';
-import { createLeagueRepository } from '../../src/storage/league-repository.js';
-import { createMemoryStore } from '../../src/storage/memory-store.js';
+import { consoleActor, consoleWorld } from './console-session.js';
 
 const root = join(import.meta.dirname, '../fixtures/results');
 const files = (dir: string): string[] =>
@@ -39,25 +32,13 @@ const races = files(root).flatMap((path) => {
 
 it(`every race sample (${races.length}) attached in the console previews and is stored on confirm`, async () => {
 	expect(races.length).toBeGreaterThanOrEqual(30);
-	const now = () => new Date('2026-11-27T12:00:00Z');
-	const repo = createLeagueRepository(createMemoryStore(), { clock: now });
-	const services = createServices(repo, { clock: now });
-	const actor = { userId: CONSOLE_USER_ID, guildId: CONSOLE_GUILD_ID, manageGuild: true, roles: [] };
+	const { repo, services, type } = consoleWorld(() => new Date('2026-11-27T12:00:00Z'));
 	// A league per sample: each file's race is the first of its league.
-	for (const [i] of races.entries()) await services.leagues.create(actor, { name: `L${i}` });
-	const input = new PassThrough();
-	let out = '';
-	const done = runConsole({
-		commands,
-		buttons,
-		context: { log: createLogger({ level: 'silent' }), services },
-		input,
-		write: (text) => (out += text),
-		prompt: false,
-		now,
-	});
-	input.end(races.map(({ path }, i) => `/race submit league:L${i} file:"${path}"\nconfirm\n`).join(''));
-	expect(await done).toBe(0);
+	for (const [i] of races.entries()) await services.leagues.create(consoleActor, { name: `L${i}` });
+	const { code, out } = await type(
+		races.flatMap(({ path }, i) => [`/race submit league:L${i} file:"${path}"`, 'confirm']),
+	);
+	expect(code).toBe(0);
 	const answers = out.split('== Race preview').slice(1);
 	expect(answers).toHaveLength(races.length);
 	races.forEach(({ path, racers, inferred, format }, i) => {
@@ -76,7 +57,7 @@ it(`every race sample (${races.length}) attached in the console previews and is 
 		let csv = '';
 		const code = await main(['scoreboard', '--input', path], { out: (t) => void (csv += t), err: () => {} });
 		expect(code).toBe(0);
-		const state = await repo.loadState((await services.leagues.resolve(actor, `L${i}`)).id);
+		const state = await repo.loadState((await services.leagues.resolve(consoleActor, `L${i}`)).id);
 		const stored = state
 			.race('R1')!
 			.entries.map((e) =>

@@ -5,6 +5,7 @@
  * column that fits a phone, tables that scroll sideways when wider than the screen.
  */
 import { Eta } from 'eta';
+import type { WebPlayer } from '../../services/league-web-service.js';
 
 const eta = new Eta({ autoEscape: true, autoTrim: false, useWith: false, cache: true });
 
@@ -161,14 +162,8 @@ export interface PlayerPage {
 			  }
 			| undefined;
 	}[];
-	readonly races: readonly {
-		readonly id: string;
-		readonly name?: string | undefined;
-		readonly date?: string | undefined;
-		readonly position: number;
-		readonly status: string;
-		readonly racers: number;
-	}[];
+	/** As the service gives them (dates and places need no formatting). */
+	readonly races: WebPlayer['races'];
 }
 
 export const playerHtml = (shell: PageShell, data: PlayerPage): string => page(shell, eta.render('@player', data));
