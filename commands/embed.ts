@@ -14,5 +14,6 @@ export function embedOf(spec: EmbedSpec): EmbedBuilder {
 	if (data.image !== undefined) builder.setImage(data.image.url);
 	if (data.footer !== undefined) builder.setFooter({ text: data.footer.text });
 	if (data.author !== undefined) builder.setAuthor({ name: data.author.name });
+	if (data.url !== undefined) builder.setURL(data.url);
 	return builder;
 }

@@ -13,7 +13,7 @@ import odds from './odds.js';
 import player from './player.js';
 import { playerMergeButtons } from './player/merge.js';
 import race from './race.js';
-import { raceButtons, raceClassButtons, raceEditButtons } from './race/buttons.js';
+import { raceButtons, raceClassButtons, raceEditButtons, raceSuggestButtons } from './race/buttons.js';
 import rating from './rating.js';
 
 export const commands: readonly Command[] = [about, league, race, rating, odds, forecast, leaderboard, player];
@@ -23,6 +23,7 @@ export const buttons: readonly ButtonHandler[] = [
 	raceButtons,
 	raceEditButtons,
 	raceClassButtons,
+	raceSuggestButtons,
 	calibrateButtons,
 	playerMergeButtons,
 	inboxButtons,

@@ -6,6 +6,7 @@ import { answer } from '../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
 import { shownSummary } from '../src/formats/rating-scale.js';
 import type { LeaderboardPage } from '../src/services/leaderboard-service.js';
+import { leaguePageUrl } from '../src/services/league-web-service.js';
 import { leagueScale } from '../src/services/shown-scale.js';
 import { embedOf } from './embed.js';
 import { plural } from '../src/formats/plural.js';
@@ -33,8 +34,11 @@ const data = {
 	options: [systemOption, leagueOption, pageOption, chartOption],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-/** One page of standings: rank, name († provisional), rating, uncertainty and races, as shown (rating-scale.ts). */
-export function leaderboardEmbed(board: LeaderboardPage, chart: string | undefined): EmbedSpec {
+/**
+ * One page of standings: rank, name († provisional), rating, uncertainty and races, as shown (rating-scale.ts); the
+ * title links to the league's page when it has a public one (`web`: the bot's public address, HTTP_PUBLIC_URL).
+ */
+export function leaderboardEmbed(board: LeaderboardPage, chart: string | undefined, web?: string): EmbedSpec {
 	const scale = leagueScale(board.league, board.system);
 	const row = (r: LeaderboardPage['rows'][number]) => {
 		const s = shownSummary(scale, r);
@@ -48,6 +52,7 @@ export function leaderboardEmbed(board: LeaderboardPage, chart: string | undefin
 		colour: EMBED_COLOURS.gold,
 		description: { lines: board.rows.map(row) },
 		image: chart,
+		url: leaguePageUrl(web, board.league),
 		footer: `as of ${board.asOf} · page ${board.page}/${board.pages} · ${plural(board.total, 'player')}${filterFooter(board)} · † provisional`,
 	};
 }
@@ -78,7 +83,7 @@ export default {
 		const wantChart = interaction.options.getBoolean('chart') ?? true;
 		const chart = leaderboardChart(board, board.rows);
 		const files = wantChart ? await chartFiles(ctx, 'leaderboard.png', (charts) => charts.leaderboard(chart)) : [];
-		const embed = embedOf(leaderboardEmbed(board, files[0]?.name));
+		const embed = embedOf(leaderboardEmbed(board, files[0]?.name, servicesOf(ctx).webUrl()));
 		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,

@@ -1,6 +1,6 @@
 /**
- * `/league create|config|info|stats|calibrate|import|export|inbox|preview-post`. Create needs Manage Server; config,
- * calibrate, import, inbox and preview-post need an organizer of the league (checked by the services).
+ * `/league create|config|rename|info|stats|calibrate|import|export|inbox|preview-post`. Create needs Manage Server;
+ * config, rename, calibrate, import, inbox and preview-post need an organizer of the league (checked by the services).
  */
 import {
 	InteractionContextType,
@@ -18,7 +18,7 @@ import { answer } from '../src/discord/reply.js';
 import { filterText } from '../src/league/leaderboard-filter.js';
 import { rankingPostOf } from '../src/league/ranking-post.js';
 import { F1_POINTS, pointsTableText } from '../src/formats/points-table.js';
-import type { RankingPostSummary } from '../src/services/league-service.js';
+import type { ChannelDefaultResult, RankingPostSummary } from '../src/services/league-service.js';
 import { leagueAddress } from '../src/services/league-web-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
 import { leagueCalibrate } from './league/calibrate.js';
@@ -182,6 +182,26 @@ const data = {
 					description: 'The league’s web page: public, unlisted (a secret link) or private (none; the default)',
 					choices: VISIBILITIES.map((v) => ({ name: v, value: v })),
 				},
+				{
+					type: Flag,
+					name: 'channel-default',
+					description: 'Commands run in this channel without the league option mean this league (true) or not',
+				},
+			],
+		},
+		{
+			type: Subcommand,
+			name: 'rename',
+			description: 'Give a league a new name; its id stays (organizers)',
+			options: [
+				{
+					type: Text,
+					name: 'name',
+					description: 'The new name (unique in this server)',
+					required: true,
+					max_length: 64,
+				},
+				leagueOption,
 			],
 		},
 		{ type: Subcommand, name: 'info', description: 'Show a league’s settings and size', options: [leagueOption] },
@@ -257,6 +277,20 @@ const data = {
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
+/** What `/league config channel-default:` did, as the reply's first line after `Updated …`. */
+export function channelDefaultText(result: ChannelDefaultResult, on: boolean): string {
+	const name = `**${esc(result.info.config.name)}**`;
+	const here = `<#${result.channel}>`;
+	if (!on) {
+		return result.changed
+			? `${here} has no default league any more: commands run there need the league option (or the server’s only league).`
+			: `${here} was not a default channel of ${name}: nothing changed there.`;
+	}
+	if (!result.changed) return `${here} already means ${name} for commands without the league option.`;
+	const moved = result.movedFrom && ` (moved from **${esc(result.movedFrom.config.name)}**)`;
+	return `${here} now means ${name} for commands without the league option${moved ?? ''}.`;
+}
+
 /** The `Web page:` line of the settings (the unlisted link itself is only shown to the organizer who sets it). */
 const VISIBILITY_TEXT: Readonly<Record<(typeof VISIBILITIES)[number], string>> = {
 	public: 'public (listed on the bot’s front page)',
@@ -307,6 +341,9 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 			: []),
 		...(filterText(c) !== undefined ? [`Leaderboard: ${filterText(c)}`] : []),
 		...(c.visibility !== undefined ? [`Web page: ${VISIBILITY_TEXT[c.visibility]}`] : []),
+		...(c.defaultChannels?.length
+			? [`Default league of: ${c.defaultChannels.map((channel) => `<#${channel}>`).join(', ')}`]
+			: []),
 		...Object.entries(c.params).map(
 			([system, overrides]) =>
 				`Parameters of \`${system}\`: ${Object.entries(overrides)
@@ -351,25 +388,32 @@ export default {
 				const retirements = o.getString('retirements');
 				const monthlyPost = o.getString('monthly-post');
 				const visibility = o.getString('visibility');
-				const info = await deferWhenSlow(
+				const channelDefault = o.getBoolean('channel-default');
+				const configured = leagues.configure(actor, o.getString('league') ?? undefined, {
+					headline: o.getString('system') ?? undefined,
+					...common,
+					reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
+					retirements: RETIREMENT_READINGS.find((reading) => reading === retirements),
+					parameters: o.getString('parameters') ?? undefined,
+					postDay: o.getInteger('post-day') ?? undefined,
+					postHour: o.getInteger('post-hour') ?? undefined,
+					monthlyPost: monthlyPost === 'on' || monthlyPost === 'off' ? monthlyPost : undefined,
+					points: o.getString('points') ?? undefined,
+					bestResults: o.getInteger('best-results') ?? undefined,
+					minRaces: o.getInteger('min-races') ?? undefined,
+					idleDays: o.getInteger('idle-days') ?? undefined,
+					visibility: VISIBILITIES.find((v) => v === visibility),
+				});
+				// The channel default after the other settings: a refused setting leaves the channel as it was.
+				const [info, channelLine] = await deferWhenSlow(
 					interaction,
-					leagues.configure(actor, o.getString('league') ?? undefined, {
-						headline: o.getString('system') ?? undefined,
-						...common,
-						reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
-						retirements: RETIREMENT_READINGS.find((reading) => reading === retirements),
-						parameters: o.getString('parameters') ?? undefined,
-						postDay: o.getInteger('post-day') ?? undefined,
-						postHour: o.getInteger('post-hour') ?? undefined,
-						monthlyPost: monthlyPost === 'on' || monthlyPost === 'off' ? monthlyPost : undefined,
-						points: o.getString('points') ?? undefined,
-						bestResults: o.getInteger('best-results') ?? undefined,
-						minRaces: o.getInteger('min-races') ?? undefined,
-						idleDays: o.getInteger('idle-days') ?? undefined,
-						visibility: VISIBILITIES.find((v) => v === visibility),
+					configured.then(async (updated): Promise<[LeagueInfo, string | undefined]> => {
+						if (channelDefault === null) return [updated, undefined];
+						const result = await leagues.setChannelDefault(actor, updated.id, channelDefault);
+						return [result.info, channelDefaultText(result, channelDefault)];
 					}),
 				);
-				const content = `Updated **${esc(info.config.name)}**.\n${settingsText(info)}`;
+				const content = `Updated **${esc(info.config.name)}**.\n${channelLine === undefined ? '' : `${channelLine}\n`}${settingsText(info)}`;
 				await answer(interaction, { content }, { ephemeral: false });
 				if (visibility === 'unlisted' || visibility === 'public') {
 					// The page's address, to the organizer alone: an unlisted league's secret is not for the channel.
@@ -382,6 +426,15 @@ export default {
 					});
 				}
 				return;
+			}
+			case 'rename': {
+				const { info, from } = await leagues.rename(
+					actor,
+					o.getString('league') ?? undefined,
+					o.getString('name', true),
+				);
+				const content = `Renamed **${esc(from)}** to **${esc(info.config.name)}**. Its id stays \`${info.id}\`: commands, links and the results inbox keep working.`;
+				return answer(interaction, { content }, { ephemeral: false });
 			}
 			case 'info': {
 				const s = await leagues.info(actor, o.getString('league') ?? undefined);

@@ -10,6 +10,7 @@ import { answer } from '../src/discord/reply.js';
 import { standingColour, type EmbedSpec } from '../src/formats/embed.js';
 import { shownSummary, type RatingScale } from '../src/formats/rating-scale.js';
 import type { PlayerRating } from '../src/services/rating-service.js';
+import { leaguePageUrl } from '../src/services/league-web-service.js';
 import { leagueScale } from '../src/services/shown-scale.js';
 import { embedOf } from './embed.js';
 import {
@@ -53,15 +54,19 @@ const data = {
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-/** The /rating reply: an embed coloured by standing, the numbers as fields, the last race explained, the chart. */
-export function ratingEmbed(r: PlayerRating, chart: string | undefined): EmbedSpec {
+/**
+ * The /rating reply: an embed coloured by standing, the numbers as fields, the last race explained, the chart; the
+ * title links to the player's page when the league has a public one (`web`: the bot's public address).
+ */
+export function ratingEmbed(r: PlayerRating, chart: string | undefined, web?: string): EmbedSpec {
 	const scale = leagueScale(r.league, r.system);
 	const title = r.player.name;
+	const url = leaguePageUrl(web, r.league, r.player.id);
 	const footer = footerText(r, scale);
 	const author = `${r.league.config.name} · ${r.system}`;
 	if (!r.summary) {
 		const description = `No rating yet under \`${r.system}\` (no rated race).`;
-		return { title, author, description, colour: standingColour(undefined, true), footer };
+		return { title, author, description, colour: standingColour(undefined, true), footer, url };
 	}
 	const s = shownSummary(scale, r.summary);
 	const inline = (name: string, value: string) => ({ name, value, inline: true });
@@ -93,6 +98,7 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined): EmbedSp
 		],
 		image: chart,
 		footer,
+		url,
 	};
 }
 
@@ -134,7 +140,7 @@ export default {
 		});
 		const chart = result.chart;
 		const files = chart ? await chartFiles(ctx, 'rating.png', (charts) => charts.ratingHistory(chart)) : [];
-		const embed = embedOf(ratingEmbed(result, files[0]?.name));
+		const embed = embedOf(ratingEmbed(result, files[0]?.name, servicesOf(ctx).webUrl()));
 		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,

@@ -25,7 +25,7 @@ export const esc = escapeForDiscord;
 export const leagueOption = {
 	type: ApplicationCommandOptionType.String,
 	name: 'league',
-	description: 'League name (default: the server’s only league)',
+	description: 'League name (default: this channel’s league, or the server’s only league)',
 	autocomplete: true,
 	max_length: 64,
 } as const satisfies APIApplicationCommandBasicOption;

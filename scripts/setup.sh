@@ -3,7 +3,8 @@
 # 1. Debian packages that the native modules need to build from source (canvas, sqlite3) and the fonts for
 #    chart text (DejaVu Sans; Droid Sans Fallback for CJK and fullwidth names, Noto Color Emoji for emoji, which
 #    Pango falls back to through fontconfig): installed only when one is missing. With --test (npm test), also the PostgreSQL and Redis servers
-#    that the storage suites start private instances of (test/setup/store-servers.ts); `npm start` stays without.
+#    that the storage suites start private instances of (test/setup/store-servers.ts), and Debian's Chromium that the
+#    browser tests drive through playwright-core (test/browser/); `npm start` stays without.
 # 2. `npm ci` only when node_modules is missing or was installed from another package-lock.json (stamp file).
 # Native builds use Node's headers from Debian (/usr/include/node): the prebuilt and header downloads fail here.
 set -euo pipefail
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev librsvg2-dev fonts-dejavu-core fonts-droid-fallback fonts-noto-color-emoji)
 for arg in "$@"; do
 	case "$arg" in
-	--test) APT_PACKAGES+=(postgresql redis-server) ;;
+	--test) APT_PACKAGES+=(postgresql redis-server chromium) ;;
 	*)
 		echo "setup: unknown option $arg (only --test)" >&2
 		exit 2

@@ -95,6 +95,8 @@ async function runBot(): Promise<number> {
 		charts,
 		inboxStore: store.namespace('inbox'),
 		inboxUrl: () => http.url,
+		// Embeds link to public leagues' pages only at an address meant for others (not the bare host and port).
+		webUrl: () => (config.HTTP_PORT === undefined ? undefined : config.HTTP_PUBLIC_URL),
 		log,
 	});
 	const client = await startBot({ config, context: { log, services, charts }, commands, buttons, notices });

@@ -1,6 +1,7 @@
 /**
  * The buttons of previews: Confirm / Cancel of a race submitted (`race:…`) and of a race corrected (`race-edit:…`),
- * and the class choice of a multi-class result file (`race-class:<preview id>:<choice>`).
+ * the class choice of a multi-class result file (`race-class:<preview id>:<choice>`), and Accept suggestions of a
+ * preview that flags new names close to known players (`race-suggest:<preview id>`).
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { customId, type ButtonHandler } from '../../src/discord/command.js';
@@ -34,11 +35,39 @@ export function classRow(preview: RacePreview): ActionRowBuilder<ButtonBuilder> 
 	);
 }
 
-/** The components of a race preview: Confirm / Cancel, and the class choice where the file has classes. */
+/**
+ * The components of a race preview: Confirm / Cancel, beside them Accept suggestions where some new name has one
+ * suggested known player, and the class choice where the file has classes.
+ */
 export function previewComponents(preview: RacePreview): ActionRowBuilder<ButtonBuilder>[] {
 	const classes = classRow(preview);
-	return [confirmCancelRow('race', preview.id), ...(classes === undefined ? [] : [classes])];
+	const row = confirmCancelRow('race', preview.id);
+	if (preview.suggestions !== undefined) {
+		// The console presses it by its label: `accept-suggestions`.
+		row.addComponents(
+			new ButtonBuilder()
+				.setCustomId(customId('race-suggest', preview.id))
+				.setLabel('Accept suggestions')
+				.setStyle(ButtonStyle.Primary),
+		);
+	}
+	return [row, ...(classes === undefined ? [] : [classes])];
 }
+
+/** Accept suggestions: the preview again, each flagged new name read as its suggested known player. */
+export const raceSuggestButtons: ButtonHandler = {
+	prefix: 'race-suggest',
+	defer: 'update',
+	async execute(interaction, args, ctx) {
+		const [id = ''] = args;
+		const next = await servicesOf(ctx).races.acceptSuggestions(actorOf(interaction), id);
+		await interaction.editReply({
+			embeds: [embedOf(previewEmbed(next))],
+			components: previewComponents(next),
+			allowedMentions: NO_MENTIONS,
+		});
+	},
+};
 
 /** A class chosen: the preview again, rating that class alone by its class positions (or every class). */
 export const raceClassButtons: ButtonHandler = {

@@ -55,6 +55,7 @@ export function previewEmbed(preview: RacePreview): EmbedSpec {
 		description: {
 			head: [
 				...(preview.source !== undefined ? [esc(preview.source)] : []),
+				...(preview.accepted !== undefined ? [esc(preview.accepted)] : []),
 				`${when} · rating changes under \`${preview.system}\`, expected place (exp.) before the race`,
 			],
 			lines: preview.lines.map((line) => previewLine(scale, line)),

@@ -20,5 +20,6 @@ export function actorOf(interaction: RepliableInteraction | AutocompleteInteract
 		guildId: interaction.guildId ?? undefined,
 		manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
 		roles: rolesOf(interaction.member),
+		channelId: interaction.channelId ?? undefined,
 	};
 }

@@ -62,6 +62,8 @@ export interface EmbedSpec {
 	readonly image?: string | undefined;
 	readonly footer?: string | undefined;
 	readonly author?: string | undefined;
+	/** The address the title links to (the league's or the player's web page, when public). */
+	readonly url?: string | undefined;
 }
 
 /** Discord's embed object, the part we use. */
@@ -73,6 +75,7 @@ export interface EmbedData {
 	image?: { url: string };
 	footer?: { text: string };
 	author?: { name: string };
+	url?: string;
 }
 
 const text = (value: string | LineList, max: number): string =>
@@ -95,6 +98,7 @@ export function fitEmbed(spec: EmbedSpec): EmbedData {
 	if (spec.author !== undefined) embed.author = { name: clip(spec.author, EMBED_LIMITS.author) };
 	if (spec.footer !== undefined) embed.footer = { text: clip(spec.footer, EMBED_LIMITS.footer) };
 	if (spec.image !== undefined) embed.image = { url: `attachment://${spec.image}` };
+	if (spec.url !== undefined) embed.url = spec.url;
 	if (fields.length > 0) embed.fields = fields;
 	const used = embedLength(embed);
 	if (spec.description !== undefined) {

@@ -22,6 +22,24 @@ export { SCOREBOARD_LIMITS, type ScoreboardError };
 export interface ScoreboardOptions {
 	/** Players already in the league: a new name close to one of them gets a "did you mean" warning. */
 	readonly knownPlayers?: readonly string[];
+	/**
+	 * Names to read as others (`[typed, known]`, compared ignoring case), taken before every check: the typos an
+	 * organizer accepted (the preview's "Accept suggestions").
+	 */
+	readonly renames?: readonly (readonly [string, string])[] | undefined;
+}
+
+/** A new name flagged as close to known players (a "did you mean" or a case difference), nearest first. */
+export interface NameSuggestion {
+	readonly player: string;
+	readonly known: readonly string[];
+	/** The name differs from `known[0]` in case alone. */
+	readonly caseOnly: boolean;
+}
+
+/** The name as `renames` reads it (unchanged when it is not there). */
+export function renamedName(name: string, renames: readonly (readonly [string, string])[] | undefined): string {
+	return renames?.find(([typed]) => nameKey(typed) === nameKey(name))?.[1] ?? name;
 }
 
 export type ScoreboardFormat = 'text' | 'csv';
@@ -34,6 +52,8 @@ export type ScoreboardResult =
 			readonly entries: RaceEntry[];
 			/** Things that were accepted but deserve a look in the preview, each starting `line N:` when it has one. */
 			readonly warnings: string[];
+			/** The names of the "did you mean" and "names ignore case" warnings, with their known players. */
+			readonly suggestions?: readonly NameSuggestion[];
 	  }
 	| {
 			readonly ok: false;
@@ -106,9 +126,14 @@ export function parseScoreboard(text: string, options: ScoreboardOptions = {}): 
 					: `the scoreboard has a header row but no racers: expected one racer per line below it, like ${EXAMPLE_LINE}`,
 		});
 	}
-	const entries = validate(drafts, errors, warnings, options);
+	const suggestions: NameSuggestion[] = [];
+	const renamed = drafts.map((draft) => {
+		const player = renamedName(draft.player, options.renames);
+		return player === draft.player ? draft : { ...draft, player, numberInName: false };
+	});
+	const entries = validate(renamed, errors, warnings, options, suggestions);
 	if (errors.length > 0) return failure(errors);
-	return { ok: true, format, entries, warnings };
+	return { ok: true, format, entries, warnings, suggestions };
 }
 
 function failure(errors: ScoreboardError[]): ScoreboardResult {
@@ -182,6 +207,7 @@ function validate(
 	errors: ScoreboardError[],
 	warnings: string[],
 	options: ScoreboardOptions,
+	suggested: NameSuggestion[],
 ): RaceEntry[] {
 	const drafts = byPositionColumn(given, errors);
 	// One entry per player, names compared ignoring case.
@@ -320,7 +346,9 @@ function validate(
 					`or laps, not part of the name, leave it out (or give every racer that column)`,
 			);
 		}
-		if (suggestions.length > 0 && nameKey(suggestions[0]!) === nameKey(draft.player)) {
+		const caseOnly = suggestions.length > 0 && nameKey(suggestions[0]!) === nameKey(draft.player);
+		if (suggestions.length > 0) suggested.push({ player: draft.player, known: suggestions, caseOnly });
+		if (caseOnly) {
 			// A case difference: the league reads the name as that player (names ignore case), so it is no new player.
 			warnings.push(
 				`line ${draft.line}: "${draft.player}" is read as the known player "${suggestions[0]}" (names ignore case)`,

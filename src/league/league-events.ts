@@ -43,6 +43,11 @@ export interface LeagueConfig {
 	readonly visibility?: 'public' | 'unlisted' | undefined;
 	/** The secret part of an unlisted league's address, drawn once when first unlisted and kept (stable links). */
 	readonly webSecret?: string | undefined;
+	/**
+	 * Discord channel ids where commands without the league option mean this league (`/league config
+	 * channel-default:true`); a channel is the default of at most one league of its server (absent: none).
+	 */
+	readonly defaultChannels?: readonly string[] | undefined;
 }
 
 /** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */

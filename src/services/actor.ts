@@ -10,6 +10,8 @@ export interface Actor {
 	readonly manageGuild: boolean;
 	/** Role ids of the member. */
 	readonly roles: readonly string[];
+	/** The channel the command was run in (the league it means without the league option); undefined if unknown. */
+	readonly channelId?: string | undefined;
 }
 
 /** A league organizer: Manage Server, or the league's organizer role. */

@@ -44,6 +44,8 @@ export interface Services {
 	readonly composer: MonthlyPostComposer;
 	/** The results inbox: `/league inbox`, the files sent to the HTTP server, their previews' buttons. */
 	readonly inbox: InboxService;
+	/** The bot's public web address, if set (ServicesOptions.webUrl): for links to leagues' pages (leaguePageUrl). */
+	readonly webUrl: () => string | undefined;
 }
 
 /** `clock` is the one clock of every service: "today" in a league's time zone comes from it (league-day.ts). */
@@ -64,6 +66,8 @@ export interface ServicesOptions extends RaceServiceOptions {
 	readonly inboxStore?: KeyValueNamespace | undefined;
 	/** The address inbox files are sent to, as `/league inbox` shows it (undefined: the HTTP server is off). */
 	readonly inboxUrl?: (() => string | undefined) | undefined;
+	/** The bot's public web address (HTTP_PUBLIC_URL, when its HTTP server runs): embeds link to public leagues' pages. */
+	readonly webUrl?: (() => string | undefined) | undefined;
 	/** For warnings that change no answer (an inbox record not updated after its race was stored). */
 	readonly log?: Logger | undefined;
 	/** Where inbox previews go for a league that names no channel (the console: its one channel). */
@@ -93,6 +97,7 @@ export function createServices(repo: LeagueRepository, options: ServicesOptions 
 		daily,
 		composer,
 		rankingPost: createRankingPostService({ leagues, composer, jobs: options.jobs, clock }),
+		webUrl: options.webUrl ?? (() => undefined),
 		inbox: createInboxService(repo, leagues, races, {
 			store: options.inboxStore ?? createMemoryStore().namespace('inbox'),
 			clock,

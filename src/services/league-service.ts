@@ -14,8 +14,8 @@ import {
 } from '../league/ranking-post.js';
 import { isSystemId, systems } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
-import { requireGuild, requireOrganizer, type Actor } from './actor.js';
-import { refuse, refused } from './errors.js';
+import { isOrganizer, requireGuild, requireOrganizer, type Actor } from './actor.js';
+import { refuse, refused, UserFacingError } from './errors.js';
 import { nextPost } from './ranking-post-schedule.js';
 import { formatLocal } from './zoned-time.js';
 import type { RetirementReading } from '../ratings/race.js';
@@ -85,12 +85,39 @@ export interface LeagueSummary {
 	readonly rankingPost: RankingPostSummary;
 }
 
+/** What `/league config channel-default:` did in the channel it was run in. */
+export interface ChannelDefaultResult {
+	readonly info: LeagueInfo;
+	/** The channel (the actor's). */
+	readonly channel: string;
+	/** Whether the setting changed (false: it already was so). */
+	readonly changed: boolean;
+	/** Setting it: the league whose default the channel was until now, if another. */
+	readonly movedFrom?: LeagueInfo | undefined;
+}
+
+export interface LeagueRenameResult {
+	readonly info: LeagueInfo;
+	/** The name before. */
+	readonly from: string;
+}
+
 export interface LeagueService {
 	create(actor: Actor, input: CreateLeagueInput): Promise<LeagueInfo>;
 	configure(actor: Actor, league: string | undefined, input: ConfigureLeagueInput): Promise<LeagueInfo>;
+	/** `/league rename`: a new name under the rules of `/league create`; the league's id stays. */
+	rename(actor: Actor, league: string | undefined, name: string): Promise<LeagueRenameResult>;
+	/**
+	 * `/league config channel-default:`: makes the league the one commands without the league option mean in the
+	 * actor's channel (moving the channel from another league of the server), or stops it being so.
+	 */
+	setChannelDefault(actor: Actor, league: string | undefined, on: boolean): Promise<ChannelDefaultResult>;
 	info(actor: Actor, league: string | undefined): Promise<LeagueSummary>;
 	list(guildId: string): Promise<LeagueInfo[]>;
-	/** The league a command means: by name (or id) when given, else the server's only league. */
+	/**
+	 * The league a command means: by name (or id) when given, else the default league of the actor's channel, else
+	 * the server's only league.
+	 */
 	resolve(actor: Actor, league: string | undefined): Promise<LeagueInfo>;
 }
 
@@ -255,14 +282,24 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 					: `There is no league "${escapeForDiscord(league)}" in this server. Leagues: ${names}.`,
 			);
 		}
+		const channel = actor.channelId;
+		const ofChannel =
+			channel === undefined ? undefined : leagues.find((l) => l.config.defaultChannels?.includes(channel));
+		if (ofChannel) return ofChannel;
 		if (leagues.length === 1) return leagues[0]!;
 		if (leagues.length === 0) {
 			throw refused('no-league', 'This server has no league yet: an organizer can create one with /league create.');
 		}
 		throw refused(
 			'which-league',
-			`This server has ${leagues.length} leagues (${names}): choose one with the league option.`,
+			`This server has ${leagues.length} leagues (${names}): choose one with the league option, or an organizer can make one the default of this channel with /league config channel-default:true.`,
 		);
+	};
+
+	/** A league's config with `channel` taken out of its default channels (absent when none is left). */
+	const withoutChannel = (config: LeagueConfig, channel: string): LeagueConfig => {
+		const rest = (config.defaultChannels ?? []).filter((c) => c !== channel);
+		return { ...config, defaultChannels: rest.length === 0 ? undefined : rest };
 	};
 
 	return {
@@ -283,7 +320,77 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				...(input.rankingChannel !== undefined && { rankingChannel: input.rankingChannel }),
 				...(input.resultsChannel !== undefined && { resultsChannel: input.resultsChannel }),
 			};
-			return refuse('bad-league', () => repo.createLeague(config, actor.userId));
+			// A league renamed to this name keeps its first name's id, so the store cannot see the clash: look at the names.
+			const taken = (await repo.listLeagues(guildId)).find((l) => nameKey(l.config.name) === nameKey(config.name));
+			if (taken)
+				throw refused('bad-league', `A league named "${escapeForDiscord(config.name)}" already exists in this server.`);
+			try {
+				return await refuse('bad-league', () => repo.createLeague(config, actor.userId));
+			} catch (error) {
+				// The id of this name is taken by a league renamed since: say so rather than name a league that is not there.
+				if (!(error instanceof UserFacingError) || !error.message.startsWith('A league named')) throw error;
+				throw refused(
+					'bad-league',
+					`"${escapeForDiscord(config.name)}" was the name of a league of this server that has since been renamed, and its id still takes that name: choose another name.`,
+				);
+			}
+		},
+		async rename(actor, league, name) {
+			const info = await resolve(actor, league);
+			requireOrganizer(actor, info.config);
+			const fresh = await refuse('bad-league', () => newName(name, 'league name'));
+			if (fresh === info.config.name) {
+				throw refused('same-name', `The league is already named **${escapeForDiscord(fresh)}**: nothing was changed.`);
+			}
+			const others = (await repo.listLeagues(info.config.guildId)).filter((l) => l.id !== info.id);
+			const taken = others.find((l) => nameKey(l.config.name) === nameKey(fresh));
+			if (taken) {
+				throw refused(
+					'league-name-taken',
+					`Another league of this server is named **${escapeForDiscord(taken.config.name)}**: choose another name. Nothing was changed.`,
+				);
+			}
+			await refuse('bad-league', () =>
+				repo.appendEvent(info.id, {
+					type: 'league-configured',
+					config: { ...info.config, name: fresh },
+					by: actor.userId,
+				}),
+			);
+			return { info: (await repo.getLeague(info.id))!, from: info.config.name };
+		},
+		async setChannelDefault(actor, league, on) {
+			const info = await resolve(actor, league);
+			requireOrganizer(actor, info.config);
+			const channel = actor.channelId;
+			if (channel === undefined) {
+				throw refused('no-channel', 'channel-default: needs a channel of the server: run the command in that channel.');
+			}
+			const holds = (l: LeagueInfo) => l.config.defaultChannels?.includes(channel) === true;
+			const store = async (target: LeagueInfo, config: LeagueConfig) => {
+				await refuse('bad-config', () =>
+					repo.appendEvent(target.id, { type: 'league-configured', config, by: actor.userId }),
+				);
+			};
+			if (!on) {
+				if (!holds(info)) return { info, channel, changed: false };
+				await store(info, withoutChannel(info.config, channel));
+				return { info: (await repo.getLeague(info.id))!, channel, changed: true };
+			}
+			if (holds(info)) return { info, channel, changed: false };
+			const movedFrom = (await repo.listLeagues(info.config.guildId)).find((l) => l.id !== info.id && holds(l));
+			if (movedFrom) {
+				// Moving the channel changes the other league too: its organizers' call as well.
+				if (!isOrganizer(actor, movedFrom.config)) {
+					throw refused(
+						'not-organizer',
+						`This channel is the default of **${escapeForDiscord(movedFrom.config.name)}**, and only its organizers can move it. Nothing was changed.`,
+					);
+				}
+				await store(movedFrom, withoutChannel(movedFrom.config, channel));
+			}
+			await store(info, { ...info.config, defaultChannels: [...(info.config.defaultChannels ?? []), channel] });
+			return { info: (await repo.getLeague(info.id))!, channel, changed: true, movedFrom };
 		},
 		async configure(actor, league, input) {
 			const info = await resolve(actor, league);

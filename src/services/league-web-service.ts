@@ -96,6 +96,17 @@ export function leagueAddress(league: LeagueInfo): string | undefined {
 	return undefined;
 }
 
+/**
+ * The web address of a public league's page, or of player `#n`'s page in it, for a link posted in a channel (the
+ * `/leaderboard` and `/rating` embeds): undefined without the bot's public address (HTTP_PUBLIC_URL) or when the league
+ * is not public (an unlisted league's secret is not for the channel).
+ */
+export function leaguePageUrl(base: string | undefined, league: LeagueInfo, player?: string): string | undefined {
+	if (base === undefined || league.config.visibility !== 'public') return undefined;
+	const page = `${base.replace(/\/+$/, '')}/leagues/${encodeURIComponent(league.id)}`;
+	return player === undefined ? page : `${page}/players/${encodeURIComponent(player.replace(/^#/, ''))}`;
+}
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** The same key, compared in constant time (an unlisted league's secret is not guessed a character at a time). */

@@ -10,8 +10,8 @@ import {
 import type { EntryInput, RaceInput, SimIdClaim } from '../league/league-events.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
-import { parseScoreboard, type ScoreboardResult } from '../formats/scoreboard.js';
-import { fileSubmission, simIdKind, type RaceFile, type Submission } from './submission.js';
+import { parseScoreboard, type NameSuggestion, type ScoreboardResult } from '../formats/scoreboard.js';
+import { fileSubmission, simIdKind, type RaceFile, type Renames, type Submission } from './submission.js';
 import { detectResultFormat } from '../formats/results/index.js';
 import type { ClassCount } from '../formats/results/to-scoreboard.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
@@ -24,6 +24,7 @@ import { editEffectOptions, effectToday, type RatingEffect } from './rating-effe
 import { calendarDay } from './league-day.js';
 import { editedRaceDate, raceDate } from './race-date.js';
 import { sameResultsAs } from '../league/same-results.js';
+import { nameKey } from '../league/player-names.js';
 import { rankRace, type RetirementReading } from '../ratings/race.js';
 import { previewRatings, type PreviewLine } from './race-preview.js';
 
@@ -47,6 +48,17 @@ export interface SubmitInput {
 	readonly carClass?: string | null | undefined;
 	readonly date?: string | undefined;
 	readonly name?: string | undefined;
+	/** Racers' names read as known players (`[typed, known]`): the suggestions accepted (acceptSuggestions). */
+	readonly renames?: Renames | undefined;
+}
+
+/**
+ * What "Accept suggestions" would do: the flagged new names it reads as their known player (one suggestion, or a
+ * case difference), and the flagged ones it keeps, each said why (`Jon: it may be John or Jan`).
+ */
+export interface PreviewSuggestions {
+	readonly renames: Renames;
+	readonly kept: readonly string[];
 }
 
 export interface RacePreview {
@@ -66,6 +78,10 @@ export interface RacePreview {
 	readonly carClass?: string | undefined;
 	/** Parser warnings, including possible typos ("did you mean …"). */
 	readonly warnings: readonly string[];
+	/** Set when some flagged name has one suggestion: the preview offers "Accept suggestions". */
+	readonly suggestions?: PreviewSuggestions | undefined;
+	/** The suggestions accepted, said: "Read Gabor Kovacs as Gábor Kovács, Alcu as Alecu." */
+	readonly accepted?: string | undefined;
 	readonly unrated?: string | undefined;
 	readonly expiresAt: Date;
 	readonly by: string;
@@ -148,6 +164,11 @@ export interface RaceService {
 	 * class as one field (0); the old preview is replaced (organizers, within its 15 minutes).
 	 */
 	chooseClass(actor: Actor, previewId: string, choice: number): Promise<RacePreview>;
+	/**
+	 * The preview again with each flagged new name read as its suggested known player (preview.suggestions); the old
+	 * preview is replaced (organizers, within its 15 minutes).
+	 */
+	acceptSuggestions(actor: Actor, previewId: string): Promise<RacePreview>;
 	/** Refuses, as `submit` would, a member who may not submit to the league (before a form is opened). */
 	checkSubmitter(actor: Actor, league: string | undefined): Promise<LeagueInfo>;
 	/** By an organizer at the time of the press (issue 9 item 6b); idempotent per preview (ConfirmedRace). */
@@ -226,8 +247,41 @@ function doubleSubmission(state: LeagueLog, race: RaceInput): string[] {
 
 const knownPlayersOf = (state: LeagueLog) => state.players().flatMap((p) => [p.name, ...p.aliases]);
 
-function parse(text: string, state: LeagueLog): { entries: EntryInput[]; warnings: string[] } {
-	return scoreboardEntries(parseScoreboard(text, { knownPlayers: knownPlayersOf(state) }));
+function parse(text: string, state: LeagueLog, renames?: Renames) {
+	return scoreboardEntries(parseScoreboard(text, { knownPlayers: knownPlayersOf(state), renames }));
+}
+
+/**
+ * Which flagged names "Accept suggestions" reads as a known player: one suggestion, or a case difference, and that
+ * player not in the race already (two racers cannot be one player); the others are kept, and said.
+ */
+function suggestionsOf(
+	flagged: readonly NameSuggestion[] | undefined,
+	entries: readonly EntryInput[],
+	state: LeagueLog,
+): PreviewSuggestions | undefined {
+	const idOf = (name: string) => state.resolve(name)?.id ?? nameKey(name);
+	const inRace = (player: string, known: string) =>
+		entries.some((e) => nameKey(e.player) !== nameKey(player) && idOf(e.player) === idOf(known));
+	const renames: [string, string][] = [];
+	const kept: string[] = [];
+	for (const { player, known, caseOnly } of flagged ?? []) {
+		const to = known[0]!;
+		if (!caseOnly && known.length > 1) {
+			kept.push(`${player}: it may be ${known.slice(0, -1).join(', ')} or ${known.at(-1)}`);
+		} else if (inRace(player, to)) {
+			kept.push(`${player}: ${to} is in the race already`);
+		} else {
+			renames.push([player, to]);
+		}
+	}
+	return renames.length === 0 ? undefined : { renames, kept };
+}
+
+/** `Read Gabor Kovacs as Gábor Kovács, Alcu as Alecu. Kept Jon: it may be John or Jan.` */
+function acceptedText({ renames, kept }: PreviewSuggestions): string {
+	const read = `Read ${renames.map(([typed, known]) => `${typed} as ${known}`).join(', ')}.`;
+	return kept.length === 0 ? read : `${read} Kept ${kept.join('; ')}.`;
 }
 
 /** A paste or a file as the entries of a race, with what the preview says about the file (submission.ts). */
@@ -238,15 +292,15 @@ async function readSubmission(input: SubmitInput, state: LeagueLog): Promise<Sub
 	// as that format, exactly as the same text in a file would be.
 	if (input.file === undefined && detectResultFormat(text) !== undefined) {
 		const pasted = { name: 'pasted results', bytes: new TextEncoder().encode(text) };
-		return fileSubmission(pasted, choice, knownPlayersOf(state), scoreboardEntries);
+		return fileSubmission(pasted, choice, knownPlayersOf(state), scoreboardEntries, input.renames);
 	}
 	if (input.file === undefined) {
 		if (input.carClass !== undefined && input.carClass !== null) {
 			throw refused('bad-results-file', 'class: is for a sim result file with classes; a pasted scoreboard has none.');
 		}
-		return parse(text, state);
+		return parse(text, state, input.renames);
 	}
-	return fileSubmission(input.file, choice, knownPlayersOf(state), scoreboardEntries);
+	return fileSubmission(input.file, choice, knownPlayersOf(state), scoreboardEntries, input.renames);
 }
 
 /**
@@ -285,7 +339,11 @@ function knownDrivers(submission: Submission, state: LeagueLog): Submission & { 
 	return { ...submission, entries, warnings, ...(notes !== undefined && { notes }), claims };
 }
 
-function scoreboardEntries(result: ScoreboardResult): { entries: EntryInput[]; warnings: string[] } {
+function scoreboardEntries(result: ScoreboardResult): {
+	entries: EntryInput[];
+	warnings: string[];
+	suggestions?: readonly NameSuggestion[] | undefined;
+} {
 	if (!result.ok) {
 		// Whole lines within Discord's 2,000 characters, the rest counted (issue 9 item 1: long lines made it 3,000).
 		const lines = result.errors.map((e) => clip(`line ${e.line}: ${e.message}`, 300));
@@ -299,7 +357,7 @@ function scoreboardEntries(result: ScoreboardResult): { entries: EntryInput[]; w
 		status: e.status,
 		...(e.time !== undefined && { time: e.time }),
 	}));
-	return { entries, warnings: result.warnings };
+	return { entries, warnings: result.warnings, suggestions: result.suggestions };
 }
 
 /** `Race R5 was voided on 2026-11-25: “duplicate”.` (the reason as the void kept it, escaped). */
@@ -387,7 +445,7 @@ export function createRaceService(
 	});
 
 	/** Reads the submission and previews it; it waits for Confirm, with what reading it again needs. */
-	const previewSubmission = async (actor: Actor, input: SubmitInput): Promise<RacePreview> => {
+	const previewSubmission = async (actor: Actor, input: SubmitInput, accepted?: string): Promise<RacePreview> => {
 		const league = await leagues.resolve(actor, input.league);
 		requireOrganizer(actor, league.config);
 		const state = await repo.loadState(league.id);
@@ -401,6 +459,7 @@ export function createRaceService(
 		const system = league.config.headline;
 		const ratings = await repo.ratingsAt(league.id, system);
 		const { lines, unrated } = previewRatings(state, ratings.replay, system, race);
+		const suggestions = suggestionsOf(submission.suggestions, entries, state);
 		const id = newId();
 		const preview: RacePreview = {
 			id,
@@ -419,6 +478,8 @@ export function createRaceService(
 				...doubleSubmission(state, race),
 				...soloRace(race, league.config.retirements),
 			],
+			...(suggestions !== undefined && { suggestions }),
+			...(accepted !== undefined && { accepted }),
 			...(unrated !== undefined && { unrated }),
 			expiresAt: new Date(clock().getTime() + PREVIEW_TTL_MS),
 			by: actor.userId,
@@ -455,7 +516,19 @@ export function createRaceService(
 				throw refused('bad-class', 'This class is no longer offered: submit the race again.');
 			}
 			const carClass = choice === 0 ? null : classes[choice - 1]!.name;
-			const next = await previewSubmission(actor, { ...input, carClass });
+			const next = await previewSubmission(actor, { ...input, carClass }, preview.accepted);
+			pending.delete(previewId);
+			return next;
+		},
+		async acceptSuggestions(actor, previewId) {
+			const claimed = await pending.claim(actor, previewId);
+			if (claimed === undefined) throw expiredPreview('nothing was stored', 'Submit the race again.');
+			const { preview, input } = claimed.item;
+			if (preview.suggestions === undefined) {
+				throw refused('no-suggestions', 'This preview has no suggested name left to accept.');
+			}
+			const renames = [...(input.renames ?? []), ...preview.suggestions.renames];
+			const next = await previewSubmission(actor, { ...input, renames }, acceptedText(preview.suggestions));
 			pending.delete(previewId);
 			return next;
 		},

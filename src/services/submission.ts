@@ -9,7 +9,7 @@ import {
 	type ResultScoreboard,
 } from '../formats/results/to-scoreboard.js';
 import { ResultFileError, type ResultFile } from '../formats/results/types.js';
-import type { ScoreboardResult } from '../formats/scoreboard.js';
+import type { NameSuggestion, ScoreboardResult } from '../formats/scoreboard.js';
 import type { EntryInput } from '../league/league-events.js';
 import { displayTime } from '../formats/display-time.js';
 import { refused } from './errors.js';
@@ -28,6 +28,8 @@ export interface RaceFile {
 export interface Submission {
 	readonly entries: EntryInput[];
 	readonly warnings: string[];
+	/** New names close to known players (the "did you mean" warnings), for the preview's Accept suggestions. */
+	readonly suggestions?: readonly NameSuggestion[] | undefined;
 	/** "Read as … results: race, 24 cars, 2 classes" (files only). */
 	readonly source?: string;
 	/** Per entry (aligned with `entries`): what the file says beyond the scoreboard. */
@@ -49,7 +51,14 @@ export function simIdKind(simId: string): string {
 	return `${names[kind] ?? kind} id`;
 }
 
-type ScoreboardEntries = (result: ScoreboardResult) => { entries: EntryInput[]; warnings: string[] };
+type ScoreboardEntries = (result: ScoreboardResult) => {
+	entries: EntryInput[];
+	warnings: string[];
+	suggestions?: readonly NameSuggestion[] | undefined;
+};
+
+/** Names to read as others: `[typed, known]`, the suggestions an organizer accepted (ScoreboardOptions.renames). */
+export type Renames = readonly (readonly [string, string])[];
 
 /**
  * The class rated: `asked` (`class:` or a button; null: every class, asked for) wins over the league's class, which
@@ -65,13 +74,22 @@ export async function fileSubmission(
 	choice: ClassChoice,
 	knownPlayers: readonly string[],
 	scoreboardEntries: ScoreboardEntries,
+	renames?: Renames,
 ): Promise<Submission> {
 	const carClass = choice.asked === null ? undefined : choice.asked;
 	let reading;
 	try {
-		reading = await readRaceFileOffThread(file.bytes, { knownPlayers, carClass, fileName: file.name });
+		reading = await readRaceFileOffThread(file.bytes, {
+			knownPlayers,
+			carClass,
+			fileName: file.name,
+			...(renames !== undefined && { renames }),
+		});
 		if (reading.kind === 'results' && carClass === undefined && choice.asked !== null && choice.league !== undefined) {
-			reading = { ...reading, board: leagueClassBoard(reading.file, reading.board, choice.league, knownPlayers) };
+			reading = {
+				...reading,
+				board: leagueClassBoard(reading.file, reading.board, choice.league, knownPlayers, renames),
+			};
 		}
 	} catch (error) {
 		if (!(error instanceof ResultFileError)) throw error;
@@ -85,9 +103,10 @@ export async function fileSubmission(
 		return scoreboardEntries(reading.result);
 	}
 	const { file: results, board } = reading;
-	const { entries, warnings } = scoreboardEntries(board.result);
+	const { entries, warnings, suggestions } = scoreboardEntries(board.result);
 	return {
 		entries,
+		...(suggestions !== undefined && { suggestions }),
 		warnings: [...fileWarnings(results, board.racers, board.classes, board.carClass), ...warnings],
 		source: sourceLine(results, entries.length, board.carClass),
 		// One class rated alone: its name is in the source line, not on every racer's.
@@ -116,6 +135,7 @@ function leagueClassBoard(
 	board: ResultScoreboard,
 	leagueClass: string,
 	knownPlayers: readonly string[],
+	renames: Renames | undefined,
 ): ResultScoreboard {
 	if (board.classes.length === 0) return board;
 	if (!board.classes.some((c) => c.name.toLowerCase() === leagueClass.toLowerCase())) {
@@ -124,7 +144,7 @@ function leagueClassBoard(
 				`to rate one of them here anyway, submit with class:${board.classes[0]!.name}`,
 		);
 	}
-	return resultScoreboard(file, { knownPlayers, carClass: leagueClass });
+	return resultScoreboard(file, { knownPlayers, carClass: leagueClass, renames });
 }
 
 function sourceLine(file: ResultFile, racers: number, carClass: string | undefined): string {

@@ -109,4 +109,24 @@ describe('/race submit as the docs type it', () => {
 		expect(out).toContain('3. Newbie Kid (new player) 1:05.000');
 		expect(out).toContain('Cancelled: nothing was stored.');
 	});
+
+	it('presses Accept suggestions by its label, accept-suggestions, then confirm stores the known player', async () => {
+		const { services, type } = consoleWorld(() => new Date('2026-03-10T12:00:00Z'));
+		await services.leagues.create(consoleActor, { name: 'Sunday Cup', headline: 'glicko' });
+		const typed = [
+			'/race submit results:"1. Alice; 2. Bob"',
+			'confirm',
+			'/race submit results:"1. Bob; 2. Alcie"',
+			'accept-suggestions',
+			'confirm',
+		];
+		const { code, out } = await type(typed);
+		expect(code).toBe(0);
+		expect(out).not.toContain('error:');
+		expect(out).toContain('line 2: "Alcie" is not a known player; did you mean "Alice"?');
+		expect(out).toContain('[accept-suggestions]');
+		expect(out).toContain('Read Alcie as Alice.');
+		expect(out).toContain('Stored as R2 in Sunday Cup.');
+		expect(out).not.toContain('New players: Alcie');
+	});
 });

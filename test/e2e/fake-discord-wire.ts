@@ -56,6 +56,8 @@ export interface Actor {
 	readonly expired?: boolean;
 	/** Sent from a DM with the bot: `user` instead of `member`, no guild, a DM channel, context 1 (BOT_DM). */
 	readonly dm?: boolean;
+	/** Sent from this channel of the guild (default: the interaction channel, FakeDiscord.channelId). */
+	readonly channelId?: string;
 }
 
 export interface FakeDiscordOptions {

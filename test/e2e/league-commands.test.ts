@@ -487,6 +487,31 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 		expect(await eventCount()).toBe(before + 1);
 	});
 
+	it('Accept suggestions re-previews with the flagged names read as the known players; organizers only', async () => {
+		const p = await preview([text('results', '1. Alcie; 2. Bob')]);
+		expect(p.text).toContain('did you mean "Alice"?');
+		const row = (dataOf(p.edit)['components'] as Json[])[0]!['components'] as Json[];
+		expect(row.map((c) => c['label'])).toEqual(['Confirm', 'Cancel', 'Accept suggestions']);
+		const accept = String(row[2]!['custom_id']);
+		expect(accept).toBe(`race-suggest:${p.confirm!.split(':')[2]!}`);
+		const refused = await click(accept, MEMBER);
+		expect(visible(refused[1]!)).toMatch(/^Only league organizers/);
+		expect(flagsOf(refused[1]!) & EPHEMERAL).toBe(EPHEMERAL);
+		const [ack, updated] = await click(accept);
+		expect(ack).toMatchObject({ kind: 'callback', type: 6 });
+		expect(visible(updated!)).toContain('Read Alcie as Alice.');
+		expect(visible(updated!)).toMatch(/1\. \*\*Alice\*\* \(exp\./);
+		expect(visible(updated!)).not.toContain('did you mean');
+		expect(mentionsOf(updated!)).toEqual({ parse: [] });
+		const rows = dataOf(updated!)['components'] as Json[];
+		const labels = rows.flatMap((r) => (r['components'] as Json[]).map((c) => c['label']));
+		expect(labels).toEqual(['Confirm', 'Cancel']);
+		const cancel = rows.flatMap((r) => (r['components'] as Json[]).map((c) => String(c['custom_id'])))[1]!;
+		const before = await eventCount();
+		expect(visible((await click(cancel))[1]!)).toBe('Cancelled: nothing was stored.');
+		expect(await eventCount()).toBe(before);
+	});
+
 	it('a file that is not text is refused, and nothing is stored', async () => {
 		const before = await eventCount();
 		const png = bot.fake.addAttachment(

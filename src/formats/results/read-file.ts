@@ -17,6 +17,8 @@ export interface FileReadOptions {
 	readonly knownPlayers?: readonly string[];
 	/** Rate one class of a multi-class result file. */
 	readonly carClass?: string | undefined;
+	/** Names to read as others (ScoreboardOptions.renames: the accepted suggestions). */
+	readonly renames?: readonly (readonly [string, string])[] | undefined;
 	/** For messages only: the name the file came under. */
 	readonly fileName?: string | undefined;
 }
@@ -53,7 +55,10 @@ export function readRaceFile(bytes: Uint8Array, options: FileReadOptions = {}): 
 		return { kind: 'results', encoding: decoded.encoding, file: withEncoding, board };
 	}
 	const scoreboardText = isR4kScoreboard(text, options.fileName) ? r4kText(text, options.fileName) : text;
-	const result = parseScoreboard(scoreboardText, { knownPlayers: options.knownPlayers ?? [] });
+	const result = parseScoreboard(scoreboardText, {
+		knownPlayers: options.knownPlayers ?? [],
+		renames: options.renames,
+	});
 	const withNotes = result.ok ? { ...result, warnings: [...decoded.warnings, ...result.warnings] } : result;
 	return { kind: 'scoreboard', encoding: decoded.encoding, result: withNotes };
 }

@@ -1,5 +1,5 @@
 import { csvLine } from '../csv.js';
-import { parseScoreboard, type ScoreboardResult } from '../scoreboard.js';
+import { parseScoreboard, renamedName, type ScoreboardResult } from '../scoreboard.js';
 import { forbiddenCharacter, MAX_NAME_LENGTH, nameKey, normalizeName } from '../../league/player-names.js';
 import type { RaceEntry } from '../../ratings/types.js';
 import { ResultFileError, type ResultEntry, type ResultFile } from './types.js';
@@ -21,6 +21,11 @@ export interface ResultScoreboardOptions {
 	readonly knownPlayers?: readonly string[];
 	/** Rate this class alone (compared ignoring case). */
 	readonly carClass?: string | undefined;
+	/**
+	 * Racers' names to read as others (the accepted suggestions, ScoreboardOptions.renames): each racer is renamed
+	 * once its name is cleaned, before the scoreboard's checks, so the racer keeps what the file says of them.
+	 */
+	readonly renames?: readonly (readonly [string, string])[] | undefined;
 }
 
 /** A racer of the scoreboard with what the file says beyond the scoreboard's columns. */
@@ -54,7 +59,7 @@ export function resultScoreboard(file: ResultFile, options: ResultScoreboardOpti
 	const classes = classesOf(file.entries);
 	const { field, carClass } = fieldOf(file, classes, options.carClass);
 	const warnings: string[] = [];
-	const named = field.map((from) => ({ from, name: cleanName(from, warnings) }));
+	const named = field.map((from) => ({ from, name: renamedName(cleanName(from, warnings), options.renames) }));
 	const finishers = named.filter((r) => r.from.status === 'finished');
 	const others = named.filter((r) => r.from.status !== 'finished');
 	const winnerLaps = finishers[0]?.from.laps;

@@ -17,7 +17,7 @@ h1{font-size:1.5rem;margin:1rem 0 .25rem}h2{font-size:1.15rem;margin:1.5rem 0 .5
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem .5rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-nav a{margin-right:.75rem}ul{padding-left:1.2rem}
+nav a,nav strong{margin-right:.75rem}ul{padding-left:1.2rem}
 `;
 
 eta.loadTemplate(
