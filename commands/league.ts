@@ -160,7 +160,7 @@ const data = {
 					min_value: 0,
 					max_value: 100,
 				},
-				// The leaderboard's filter (issue 11 §1).
+				// The leaderboard's filter.
 				{
 					type: Integer,
 					name: 'min-races',

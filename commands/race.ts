@@ -71,7 +71,7 @@ const data = {
 			options: [
 				raceOption,
 				reasonOption,
-				// Each optional, at least one given (issue 11 §3): what is not given stays as stored.
+				// Each optional, at least one given: what is not given stays as stored.
 				{ type: Text, name: 'results', description: 'The corrected scoreboard', max_length: 6000 },
 				{ type: Text, name: 'date', description: 'The race’s new date, YYYY-MM-DD', max_length: 10 },
 				{ type: Text, name: 'name', description: 'The race’s new name', max_length: 100 },

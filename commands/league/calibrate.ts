@@ -42,7 +42,7 @@ function likelihoodText(p: CalibrationProposal): string {
 
 /**
  * `The gain, +0.12 nats, is within the noise of 13 races (standard error 0.85 nats: a real gain would be over 1.70):
- * nothing is proposed; the current settings stay.` (issue 11 §2)
+ * nothing is proposed; the current settings stay.`
  */
 function noiseText(p: CalibrationProposal): string {
 	const r = p.result;

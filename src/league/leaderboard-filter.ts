@@ -3,7 +3,7 @@ import type { LeagueConfig } from './league-events.js';
 import type { Standing } from './replay.js';
 
 /**
- * Who the leaderboard shows (issue 11 §1): a league may hide players with fewer than `minRaces` rated races (a
+ * Who the leaderboard shows: a league may hide players with fewer than `minRaces` rated races (a
  * one-race provisional typo ranked above established drivers) and players whose last race is more than `idleDays`
  * days before the standings' day. /leaderboard, its chart and the monthly post's table show the rest, ranked among
  * themselves; /rating still shows a hidden player, with the reason. Pure: the day is passed in.

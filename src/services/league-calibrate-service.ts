@@ -50,7 +50,7 @@ const PROPOSAL_TTL_MS = PREVIEW_TTL_MS;
 export const MIN_GAIN = 0.005;
 /**
  * A gain must exceed this many of its standard errors (calibrate.ts pairedGainError) to be proposed: below it, the
- * races are too few to tell the proposed settings from the current ones (issue 11 §2).
+ * races are too few to tell the proposed settings from the current ones.
  */
 export const NOISE_STANDARD_ERRORS = 2;
 

@@ -158,7 +158,7 @@ function forecastSettings(
 export const MAX_MIN_RACES = 1000;
 export const MAX_IDLE_DAYS = 3650;
 
-/** The leaderboard's filter after `/league config` (issue 11 §1): absent keeps each, 0 turns it off. */
+/** The leaderboard's filter after `/league config`: absent keeps each, 0 turns it off. */
 function leaderboardSettings(
 	config: LeagueConfig,
 	input: ConfigureLeagueInput,

@@ -61,7 +61,7 @@ function backDated(date: string, state: LeagueLog): string[] {
 }
 
 /**
- * The new date of a stored race (`/race edit date:`, issue 11 §3), under the submission's rules: a date that is not a
+ * The new date of a stored race (`/race edit date:`), under the submission's rules: a date that is not a
  * calendar day is refused, one more than a day after today is accepted with the same warning. The race keeps its
  * place in rating order (races are rated in the order they were confirmed), so a date before a race rated before it,
  * or after a race rated after it, is accepted with a warning naming that race. Under the yearly reset, a date in an

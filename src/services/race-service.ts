@@ -132,7 +132,7 @@ export interface RacePage {
 	readonly total: number;
 }
 
-/** A new date or name of a race, given to /race edit besides (or instead of) its results (issue 11 §3). */
+/** A new date or name of a race, given to /race edit besides (or instead of) its results. */
 export interface EditDetails {
 	readonly date?: string | undefined;
 	readonly name?: string | undefined;

@@ -173,7 +173,7 @@ const cases: [string, AnyRatingSystem, Race[]][] = [
 	['endure (dated, forgetting)', endure, dated],
 ];
 
-describe('pairedGainError (issue 11 §2)', () => {
+describe('pairedGainError', () => {
 	it('is √n times the sample standard deviation of the per-race differences', () => {
 		// differences +0.5, −0.5, +0.5, −0.5: mean 0, sample variance 1/3, so √(4 · 1/3) = 1.1547
 		expect(pairedGainError([-1, -1, -1, -1], [-0.5, -1.5, -0.5, -1.5])).toBeCloseTo(1.1547005, 6);

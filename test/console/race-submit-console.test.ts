@@ -1,5 +1,5 @@
 /**
- * `/race submit` typed in the console as the docs and the README show it (issue: the docs' own example failed with
+ * `/race submit` typed in the console as the docs and the README show it (the docs' own example once failed with
  * "unknown option 1", a multi-line quoted scoreboard with "unbalanced quote"): every `/race submit results:` and
  * `/race edit … results:` example of docs/ and README.md is read by the line parser against the real registry, its
  * scoreboard parses, and the examples run through the console end to end (real router, services, memory store).

@@ -307,7 +307,7 @@ describe('league commands end to end', () => {
 		const cancelled = await click(ids.find((id) => id.startsWith('race-edit:cancel:'))!);
 		expect(visible(cancelled[1]!)).toBe('Cancelled: nothing was changed.');
 		expect(await eventCount()).toBe(before);
-		// A date and a name alone are corrected the same way, previewed first (issue 11 §3).
+		// A date and a name alone are corrected the same way, previewed first.
 		const redated = visible(
 			await run(
 				'race',

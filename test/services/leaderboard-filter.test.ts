@@ -1,5 +1,5 @@
 /**
- * The leaderboard's filter (issue 11 §1): `/league config min-races: idle-days:` hide one-race typos and long-idle
+ * The leaderboard's filter: `/league config min-races: idle-days:` hide one-race typos and long-idle
  * players from /leaderboard and the monthly post's table, ranks counted among the shown; /rating says why.
  */
 import { describe, expect, it } from 'vitest';

@@ -38,7 +38,7 @@ async function importedLeague(w: World, name: string, text: string) {
 
 /**
  * A league whose folyami k starts far from what its races say (2 instead of about 50): its calibration gains more
- * than the noise of 20 or 30 races (issue 11 §2), so it is proposed. At the league's defaults (k 20) the gain on
+ * than the noise of 20 or 30 races, so it is proposed. At the league's defaults (k 20) the gain on
  * 20 races, +2.51 nats, is within its standard error of 2.58, and nothing is proposed.
  */
 const FAR_START = { parameters: 'folyami.k=2' };
@@ -349,7 +349,7 @@ describe('/league calibrate: Confirm', () => {
 		expect((await service.confirm(roleOrganizer, proposal.id)).already).toBe(false);
 	});
 
-	it('a gain within twice its standard error is not proposed, and the answer says the numbers (issue 11 §2)', async () => {
+	it('a gain within twice its standard error is not proposed, and the answer says the numbers', async () => {
 		const w = world();
 		const id = await importedLeague(w, 'Zak', datedSample(20)); // at the league's defaults: folyami k 20
 		const service = serviceOf(w);

@@ -1,5 +1,5 @@
 /**
- * `/race edit date: name:` (issue 11 §3): a stored race's date and name corrected like its results, previewed and
+ * `/race edit date: name:`: a stored race's date and name corrected like its results, previewed and
  * stored in the race-edited event, under the submission's date rules (race-date.ts).
  */
 import { describe, expect, it } from 'vitest';

@@ -46,7 +46,7 @@ function table(result: CalibrationResult, input: string, reset: string | undefin
 		`  ${'winner log-likelihood'.padEnd(width)} ${result.defaultLogLikelihood.toFixed(2)} → ` +
 			`${result.bestLogLikelihood.toFixed(2)} (gain +${result.gain.toFixed(2)} nats${perRace})`,
 	);
-	// The gain's noise (issue 11 §2): /league calibrate proposes only a gain over twice it.
+	// The gain's noise: /league calibrate proposes only a gain over twice it.
 	if (result.gain > 0) {
 		lines.push(
 			`  ${'gain standard error'.padEnd(width)} ${result.gainStandardError.toFixed(2)} nats (paired over the races: ` +
