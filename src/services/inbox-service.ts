@@ -352,6 +352,26 @@ export function createInboxService(
 		}
 	};
 
+	/** The file's race stored once under its preview id: its race id, and whether an earlier store had made it. */
+	const storeRace = async (
+		league: LeagueInfo,
+		previewId: string,
+		record: InboxFileRecord,
+		by: string,
+	): Promise<{ race: string; already: boolean }> => {
+		const done = await storePreviewOnce(repo, league, previewId, 'submitted', 'bad-race', () =>
+			repo.appendEvent(league.id, {
+				type: 'race-submitted',
+				race: record.race,
+				preview: previewId,
+				...(record.simIds !== undefined && { simIds: [...record.simIds] }),
+				by,
+			}),
+		);
+		if ('already' in done) return { race: done.already.race, already: true };
+		return { race: done.result.race ?? '?', already: false };
+	};
+
 	/** Stores the race now (auto-confirm) and announces it in the channel if there is one. */
 	const storeNow = async (
 		league: LeagueInfo,
@@ -359,16 +379,7 @@ export function createInboxService(
 		record: InboxFileRecord,
 		outlet: InboxOutlet,
 	): Promise<InboxReceipt> => {
-		const done = await storePreviewOnce(repo, league, previewId, 'submitted', 'bad-race', () =>
-			repo.appendEvent(league.id, {
-				type: 'race-submitted',
-				race: record.race,
-				preview: previewId,
-				...(record.simIds !== undefined && { simIds: [...record.simIds] }),
-				by: INBOX_USER,
-			}),
-		);
-		const race = 'already' in done ? done.already.race : (done.result.race ?? '?');
+		const { race } = await storeRace(league, previewId, record, INBOX_USER);
 		const channel = channelOf(league);
 		let notPosted: string | undefined = channel === undefined ? 'the league has no results channel' : undefined;
 		let messageId: string | undefined;
@@ -551,20 +562,11 @@ export function createInboxService(
 						'nothing was stored. To rate it after all, attach it to /race submit.',
 				);
 			}
-			const done = await storePreviewOnce(repo, league, previewId, 'submitted', 'bad-race', () =>
-				repo.appendEvent(league.id, {
-					type: 'race-submitted',
-					race: record.race,
-					preview: previewId,
-					...(record.simIds !== undefined && { simIds: [...record.simIds] }),
-					by: actor.userId,
-				}),
-			);
-			const race = 'already' in done ? done.already.race : (done.result.race ?? '?');
+			const { race, already } = await storeRace(league, previewId, record, actor.userId);
 			if (record.state !== 'stored') {
 				await setState(previewId, { ...record, state: 'stored', raceId: race, by: actor.userId, at: now() });
 			}
-			return { already: 'already' in done, league, race, file: record.name };
+			return { already, league, race, file: record.name };
 		},
 
 		async cancel(actor, previewId) {

@@ -3,32 +3,20 @@
  * file:…`), then `confirm`: a preview that says what the file was read as, marks what was inferred, and a stored race
  * with the file's racers (real router, services, memory store).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { readCsv } from '../../src/formats/csv.js';
-import { readRaceFile } from '../../src/formats/results/read-file.js';
+import { raceSamples, RESULTS_DIR } from '../formats/results/support.js';
 import { consoleActor, consoleWorld } from './console-session.js';
 
-const root = join(import.meta.dirname, '../fixtures/results');
-const files = (dir: string): string[] =>
-	readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		return statSync(path).isDirectory() ? files(path) : name.endsWith('.md') ? [] : [path];
-	});
-
-/** The samples that hold a race the scoreboard accepts (the others are refused, each reader's tests say why). */
-const races = files(root).flatMap((path) => {
-	try {
-		const reading = readRaceFile(readFileSync(path), { fileName: path });
-		if (reading.kind !== 'results' || !reading.board.result.ok) return [];
-		const inferred = reading.board.racers.some((r) => r.from.statusInferred === true && r.from.status !== 'finished');
-		return [{ path, racers: reading.board.result.entries.length, inferred, format: reading.file.formatName }];
-	} catch {
-		return [];
-	}
-});
+const root = RESULTS_DIR;
+const races = raceSamples().map(({ path, reading }) => ({
+	path,
+	racers: reading.board.result.ok ? reading.board.result.entries.length : 0,
+	inferred: reading.board.racers.some((r) => r.from.statusInferred === true && r.from.status !== 'finished'),
+	format: reading.file.formatName,
+}));
 
 it(`every race sample (${races.length}) attached in the console previews and is stored on confirm`, async () => {
 	expect(races.length).toBeGreaterThanOrEqual(30);

@@ -4,26 +4,14 @@
  * pings, within Discord's limits, saying what the file was read as and marking inferred retirements; Confirm stores
  * one race.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { expect, it } from 'vitest';
-import { readRaceFile } from '../../src/formats/results/read-file.js';
+import { raceSamples, RESULTS_DIR } from '../formats/results/support.js';
 import { ATTACHMENT, embedsOf, mentionsOf, ORGANIZER, sub, text, useLeagueBot, visible } from './league-bot.js';
 
-const root = join(import.meta.dirname, '../fixtures/results');
-const files = (dir: string): string[] =>
-	readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		return statSync(path).isDirectory() ? files(path) : name.endsWith('.md') ? [] : [path];
-	});
-const races = files(root).filter((path) => {
-	try {
-		const reading = readRaceFile(readFileSync(path), { fileName: path });
-		return reading.kind === 'results' && reading.board.result.ok;
-	} catch {
-		return false;
-	}
-});
+const root = RESULTS_DIR;
+const races = raceSamples().map(({ path }) => path);
 
 const bot = useLeagueBot();
 

@@ -35,7 +35,7 @@ export type FileReading =
 /** Throws ResultFileError when the file is no text, or a result file that holds no race (the message says why). */
 export function readRaceFile(bytes: Uint8Array, options: FileReadOptions = {}): FileReading {
 	const decoded = decodeResultBytes(bytes);
-	const text = decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
+	const { text } = decoded; // decode.ts has taken any byte order mark off
 	if (looksBinary(text)) {
 		throw new ResultFileError(
 			'The file is not text: expected a sim result file (JSON, XML, CSV, text) or a scoreboard',

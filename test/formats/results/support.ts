@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { decodeResultBytes } from '../../../src/formats/results/decode.js';
+import { readRaceFile, type FileReading } from '../../../src/formats/results/read-file.js';
 import {
 	ResultFileError,
 	type ResultEntry,
@@ -123,4 +124,17 @@ export function expectClaimsNoOther(reader: ResultReader, isMine: (path: string)
 		]);
 	}
 	expect(reader.detect(PASTED_SCOREBOARD)).toBe(false);
+}
+
+/** The samples that hold a race the scoreboard accepts (the others are refused; each reader's tests say why). */
+export function raceSamples(): { path: string; reading: Extract<FileReading, { kind: 'results' }> }[] {
+	return filesBelow(RESULTS_DIR).flatMap((name) => {
+		const path = join(RESULTS_DIR, name);
+		try {
+			const reading = readRaceFile(readFileSync(path), { fileName: path });
+			return reading.kind === 'results' && reading.board.result.ok ? [{ path, reading }] : [];
+		} catch {
+			return [];
+		}
+	});
 }
