@@ -21,6 +21,7 @@ import { createServices, type Actor, type Services } from '../src/services/index
 import { createLeagueRepository } from '../src/storage/league-repository.js';
 import { openSqliteStore } from '../src/storage/sqlite-store.js';
 import { BIG_LEAGUE, buildBigLeague } from './big-league-data.js';
+import { addDays } from '../src/league/dates.js';
 
 const TARGET_BLOCK_MS = 50;
 const actor: Actor = { userId: 'bench', guildId: 'bench', manageGuild: true, roles: [] };
@@ -115,6 +116,22 @@ async function restart(file: string): Promise<void> {
 	});
 	await timed('/player merge Confirm', () => services.players.confirmMerge(actor, merge!.id));
 	await timed('/rating after them', () => services.ratings.rating(actor, { player: into }));
+	// Races are rated in date order (rating-order.ts). A race dated after the latest one (the league runs to 2031) is
+	// rated last: its preview forks the kept ratings and Confirm applies it on top. A make-up race dated mid-history is previewed on the ratings of its date
+	// (half the history replayed, sliced), and Confirm, then /rating, replay from the rating snapshot before it.
+	const field = r2.entries.map((e, i) => `${i + 1}. ${e.name}`).join('\n');
+	const submitted = async (label: string, date: string | undefined) => {
+		let made: Awaited<ReturnType<typeof services.races.submit>> | undefined;
+		await timed(`/race submit ${label}: preview`, async () => {
+			made = await services.races.submit(actor, { league, text: field, date });
+		});
+		await timed(`/race submit ${label}: Confirm`, () => services.races.confirm(actor, made!.id));
+		await timed(`/rating after it`, () => services.ratings.rating(actor, { player: into }));
+	};
+	const latest = (await services.races.show(actor, `${league}/R${BIG_LEAGUE.races}`)).race.date!;
+	await submitted(`dated after the latest race (${addDays(latest, 1)})`, addDays(latest, 1));
+	const midway = (await services.races.show(actor, `${league}/R${Math.round(BIG_LEAGUE.races / 2)}`)).race.date;
+	await submitted(`of a make-up race dated ${midway ?? 'mid-history'}`, midway);
 	clearInterval(timer);
 	sample();
 	const worst = Math.max(...targets.map(([, s]) => s.maxBlockMs));

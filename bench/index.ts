@@ -8,6 +8,7 @@ import { runOddsBench } from './odds.js';
 import { runRelrankBench } from './relrank.js';
 import { runReplayBench } from './replay.js';
 import { runResultFilesBench } from './result-files.js';
+import { runRoleSyncBench } from './role-sync.js';
 import { runUncertaintyBench } from './uncertainty.js';
 import { botNodeFlags } from './timing.js';
 
@@ -20,6 +21,7 @@ await runCalibrateBench();
 runUncertaintyBench();
 await runChartsBench();
 await runResultFilesBench();
+await runRoleSyncBench();
 
 /**
  * Runs a benchmark file in a process of its own (with `npm start`'s allocator setting and V8 flags), passing `args`. tsx is loaded
@@ -48,3 +50,5 @@ own('./big-league.ts');
 // `/league calibrate` on a 10,000-race league (issue 10 §3): the event-loop delay while its worker runs, in a process
 // of its own.
 own('./league-calibrate.ts');
+// The league web pages under a fixed 200 requests/s (latency under load): its own process, the server in a child.
+own('./pages.ts');

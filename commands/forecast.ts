@@ -25,7 +25,7 @@ const data = {
 		{
 			type: ApplicationCommandOptionType.Integer,
 			name: 'races-left',
-			description: 'Races left this season (default: last year’s number of races less this year’s)',
+			description: 'Races left this season (default: the season’s planned races, or last year’s, less those run)',
 			min_value: 0,
 			max_value: MAX_FORECAST_RACES_LEFT,
 		},
@@ -57,14 +57,19 @@ export function forecastEmbed(f: ForecastView, chart: string | undefined): Embed
 			`${i + 1}. **${esc(row.name)}** (${fmtPoints(row.pointsNow)} pts): title ${fmtPct(row.pTitle)}${decided ? '' : ` ± ${fmtMcError(row.pTitleError)}`} · top 3 ${fmtPct(row.pTop3)} · expected ${row.expectedPoints.toFixed(1)} pts`,
 	);
 	const more = f.rows.length - shown.length + f.leftOut;
-	const left = f.racesLeftFromLastYear ? ' (from last year’s number of races)' : '';
+	const left = f.racesLeftFromLastYear
+		? ' (from last year’s number of races)'
+		: f.plannedRaces !== undefined
+			? ` (of the ${f.plannedRaces} planned for the season)`
+			: '';
+	const when = f.season === undefined ? `${f.year}` : `**${esc(f.season)}**`;
 	const drops = f.bestResults !== undefined ? ` · best ${f.bestResults} results count` : '';
 	const how = [
 		f.undated
 			? `The league’s races have no dates: a season from zero with the drivers of the latest race, ${plural(f.racesLeft, 'race')}; ${f.pointsText} points${drops}.`
 			: f.contendersFrom !== undefined
-				? `No race yet in ${f.year}: a season from zero with the drivers of the latest race (${f.contendersFrom}), ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`
-				: `${plural(f.racesSoFar, 'race')} so far in ${f.year}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
+				? `No race yet in ${when}: a season from zero with the drivers of the latest race (${f.contendersFrom}), ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`
+				: `${plural(f.racesSoFar, 'race')} so far in ${when}, ${f.racesLeft} left${left}; ${f.pointsText} points${drops}.`,
 		...(decided
 			? ['No race left: these are the final standings (a tie on points splits the title).']
 			: [
@@ -73,7 +78,9 @@ export function forecastEmbed(f: ForecastView, chart: string | undefined): Embed
 				]),
 	];
 	return {
-		title: f.undated ? 'Championship forecast' : `Championship forecast ${f.year}`,
+		title: f.undated
+			? 'Championship forecast'
+			: `Championship forecast ${f.season === undefined ? f.year : `· ${esc(f.season)}`}`,
 		author: `${f.league.config.name} · ${f.system}`,
 		colour: EMBED_COLOURS.neutral,
 		description: { lines, tail: more > 0 ? [`… and ${more} more`] : [] },
@@ -95,7 +102,9 @@ export default {
 		});
 		const wantChart = interaction.options.getBoolean('chart') ?? true;
 		const files = wantChart
-			? await chartFiles(ctx, 'forecast.png', (charts) => charts.forecast(forecastChart(result)))
+			? await chartFiles(ctx, 'forecast.png', result.league.config, (charts, theme) =>
+					charts.forecast(forecastChart(result), theme),
+				)
 			: [];
 		await answer(
 			interaction,

@@ -9,14 +9,30 @@ import leaderboard from './leaderboard.js';
 import league from './league.js';
 import { calibrateButtons } from './league/calibrate-buttons.js';
 import { inboxButtons } from './league/inbox.js';
+import { rolesButtons } from './league/roles.js';
+import { leagueDeleteButtons } from './league/delete.js';
 import odds from './odds.js';
 import player from './player.js';
 import { playerMergeButtons } from './player/merge.js';
 import race from './race.js';
 import { raceButtons, raceClassButtons, raceEditButtons, raceSuggestButtons } from './race/buttons.js';
 import rating from './rating.js';
+import standings from './standings.js';
+import season from './season.js';
+import { racePenaltyButtons } from './race/penalty.js';
 
-export const commands: readonly Command[] = [about, league, race, rating, odds, forecast, leaderboard, player];
+export const commands: readonly Command[] = [
+	about,
+	league,
+	race,
+	rating,
+	odds,
+	forecast,
+	leaderboard,
+	standings,
+	season,
+	player,
+];
 
 /** Button handlers, routed by customId prefix. */
 export const buttons: readonly ButtonHandler[] = [
@@ -24,7 +40,10 @@ export const buttons: readonly ButtonHandler[] = [
 	raceEditButtons,
 	raceClassButtons,
 	raceSuggestButtons,
+	racePenaltyButtons,
 	calibrateButtons,
 	playerMergeButtons,
 	inboxButtons,
+	leagueDeleteButtons,
+	rolesButtons,
 ];

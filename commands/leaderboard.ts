@@ -1,5 +1,5 @@
 /** `/leaderboard [system] [league] [page]`: the standings, 15 per page. */
-import { InteractionContextType } from 'discord.js';
+import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js';
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
@@ -31,7 +31,19 @@ const data = {
 	description: 'The standings of a league',
 	// Leagues live in servers: Discord does not offer the command in DMs (the router refuses there too).
 	contexts: [InteractionContextType.Guild],
-	options: [systemOption, leagueOption, pageOption, chartOption],
+	options: [
+		systemOption,
+		leagueOption,
+		pageOption,
+		chartOption,
+		{
+			type: ApplicationCommandOptionType.String,
+			name: 'season',
+			description: 'The leaderboard as it stood at the end of this season (default: today)',
+			autocomplete: true,
+			max_length: 64,
+		},
+	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 /**
@@ -47,7 +59,7 @@ export function leaderboardEmbed(board: LeaderboardPage, chart: string | undefin
 		return `${r.rank}. **${esc(r.name)}**${r.provisional ? '†' : ''} ${fmtRating(s.rating)}${u} · ${plural(r.races, 'race')}`;
 	};
 	return {
-		title: 'Leaderboard',
+		title: board.season === undefined ? 'Leaderboard' : `Leaderboard · ${esc(board.season.name)}`,
 		author: `${board.league.config.name} · ${board.system}`,
 		colour: EMBED_COLOURS.gold,
 		description: { lines: board.rows.map(row) },
@@ -70,19 +82,26 @@ export default {
 			system: interaction.options.getString('system') ?? undefined,
 			league: interaction.options.getString('league') ?? undefined,
 			page: interaction.options.getInteger('page') ?? undefined,
+			season: interaction.options.getString('season') ?? undefined,
 		});
 		if (board.total === 0) {
 			const name = esc(board.league.config.name);
 			const content =
 				board.hidden > 0
 					? `No player in **${name}** is on the leaderboard: it shows ${board.filter ?? 'every rated player'}, and ${plural(board.hidden, 'rated player')} ${board.hidden === 1 ? 'is' : 'are'} hidden.`
-					: `No rated players in **${name}** yet.`;
+					: board.season?.end === board.asOf
+						? `No player of **${name}** was rated by ${board.asOf}, the end of **${esc(board.season.name)}**.`
+						: `No rated players in **${name}** yet.`;
 			await answer(interaction, { content }, { ephemeral: false });
 			return;
 		}
 		const wantChart = interaction.options.getBoolean('chart') ?? true;
 		const chart = leaderboardChart(board, board.rows);
-		const files = wantChart ? await chartFiles(ctx, 'leaderboard.png', (charts) => charts.leaderboard(chart)) : [];
+		const files = wantChart
+			? await chartFiles(ctx, 'leaderboard.png', board.league.config, (charts, theme) =>
+					charts.leaderboard(chart, theme),
+				)
+			: [];
 		const embed = embedOf(leaderboardEmbed(board, files[0]?.name, servicesOf(ctx).webUrl()));
 		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
 	},

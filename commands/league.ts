@@ -1,6 +1,7 @@
 /**
- * `/league create|config|rename|info|stats|calibrate|import|export|inbox|preview-post`. Create needs Manage Server;
- * config, rename, calibrate, import, inbox and preview-post need an organizer of the league (checked by the services).
+ * `/league create|config|rename|info|stats|calibrate|import|export|inbox|delete|undelete|preview-post`. Create, delete
+ * and undelete need Manage Server; config, rename, calibrate, import, inbox and preview-post need an organizer of the
+ * league (checked by the services).
  */
 import {
 	InteractionContextType,
@@ -24,14 +25,24 @@ import type { LeagueInfo } from '../src/storage/ports.js';
 import { leagueCalibrate } from './league/calibrate.js';
 import { leagueStats } from './league/stats.js';
 import { leagueInbox } from './league/inbox.js';
+import { leagueRoles, rankRolesLine, rolesGroup } from './league/roles.js';
+import { deleteLeague, undeleteLeague } from './league/delete.js';
 import { exportLeague, importLeague } from './league/transfer.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
 import { RETIREMENT_READINGS, type RetirementReading } from '../src/ratings/race.js';
+import { carryOverOf } from '../src/services/season-service.js';
+import { carryOverSetting } from './season/format.js';
 
 const { Subcommand, String: Text, Role, Channel, Integer, Attachment, Boolean: Flag } = ApplicationCommandOptionType;
 
 /** `/league config visibility:` (docs/web.md). */
 const VISIBILITIES = ['public', 'unlisted', 'private'] as const;
+
+/** `/league config season-reset:` (docs/seasons.md). */
+const SEASON_RESETS = ['carry', 'restart', 'soft'] as const;
+
+/** `/league config chart-theme:`. */
+const CHART_THEMES = ['dark', 'light'] as const;
 
 /** Channels a message with a file can go to. */
 const postableChannels: ApplicationCommandOptionAllowedChannelType[] = [
@@ -116,6 +127,20 @@ const data = {
 					description: 'How retirements (DNF) count: in their order, tied at the back, or left out',
 					choices: RETIREMENT_READINGS.map((reading) => ({ name: reading, value: reading })),
 				},
+				// What ratings do at a season's first race (docs/seasons.md).
+				{
+					type: Text,
+					name: 'season-reset',
+					description: 'At a season’s first race ratings carry over, restart, or move toward the mean (soft)',
+					choices: SEASON_RESETS.map((mode) => ({ name: mode, value: mode })),
+				},
+				{
+					type: ApplicationCommandOptionType.Number,
+					name: 'season-share',
+					description: 'Soft reset: the % of the way toward the league’s mean each rating moves, e.g. 30',
+					min_value: 0,
+					max_value: 100,
+				},
 				{
 					type: Text,
 					name: 'parameters',
@@ -181,6 +206,12 @@ const data = {
 					name: 'visibility',
 					description: 'The league’s web page: public, unlisted (a secret link) or private (none; the default)',
 					choices: VISIBILITIES.map((v) => ({ name: v, value: v })),
+				},
+				{
+					type: Text,
+					name: 'chart-theme',
+					description: 'Colours of the league’s charts: dark (the default) or light',
+					choices: CHART_THEMES.map((t) => ({ name: t, value: t })),
 				},
 				{
 					type: Flag,
@@ -270,10 +301,23 @@ const data = {
 		},
 		{
 			type: Subcommand,
+			name: 'delete',
+			description: 'Delete a league, its export attached; /league undelete brings it back (Manage Server)',
+			options: [leagueOption],
+		},
+		{
+			type: Subcommand,
+			name: 'undelete',
+			description: 'Bring back a deleted league as it was (Manage Server)',
+			options: [{ type: Text, name: 'name', description: 'The deleted league’s name', required: true, max_length: 64 }],
+		},
+		{
+			type: Subcommand,
 			name: 'preview-post',
 			description: 'Show the next monthly ranking post now, only to you (organizers)',
 			options: [leagueOption],
 		},
+		rolesGroup,
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -333,6 +377,8 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 		...(c.carClass ? [`Class: ${esc(c.carClass)} (of multi-class result files)`] : []),
 		...(usesPost ? [rankingPostText(post)] : []),
 		`Yearly reset: ${c.reset === 'yearly' ? 'yes' : 'no'}`,
+		// Shown once set, as the other settings whose default says nothing (carry: ratings go on as always).
+		...(c.seasonReset !== undefined ? [`At a season’s first race: ${carryOverSetting(carryOverOf(c))}`] : []),
 		`Retirements: ${RETIREMENT_TEXT[c.retirements ?? 'ordered']}`,
 		...(c.points !== undefined || c.bestResults !== undefined
 			? [
@@ -341,6 +387,8 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 			: []),
 		...(filterText(c) !== undefined ? [`Leaderboard: ${filterText(c)}`] : []),
 		...(c.visibility !== undefined ? [`Web page: ${VISIBILITY_TEXT[c.visibility]}`] : []),
+		...(c.chartTheme === 'light' ? ['Charts: light'] : []),
+		...(rankRolesLine(c) !== undefined ? [rankRolesLine(c)!] : []),
 		...(c.defaultChannels?.length
 			? [`Default league of: ${c.defaultChannels.map((channel) => `<#${channel}>`).join(', ')}`]
 			: []),
@@ -365,6 +413,7 @@ export default {
 		const { leagues, rankingPost } = servicesOf(ctx);
 		const actor = actorOf(interaction);
 		const o = interaction.options;
+		if (o.getSubcommandGroup(false) === 'roles') return leagueRoles(interaction, ctx);
 		const role = o.getRole('organizer-role');
 		const common = {
 			timezone: o.getString('timezone') ?? undefined,
@@ -402,7 +451,10 @@ export default {
 					bestResults: o.getInteger('best-results') ?? undefined,
 					minRaces: o.getInteger('min-races') ?? undefined,
 					idleDays: o.getInteger('idle-days') ?? undefined,
+					chartTheme: CHART_THEMES.find((t) => t === o.getString('chart-theme')),
 					visibility: VISIBILITIES.find((v) => v === visibility),
+					seasonReset: SEASON_RESETS.find((mode) => mode === o.getString('season-reset')),
+					seasonShare: o.getNumber('season-share') ?? undefined,
 				});
 				// The channel default after the other settings: a refused setting leaves the channel as it was.
 				const [info, channelLine] = await deferWhenSlow(
@@ -455,6 +507,10 @@ export default {
 				return exportLeague(interaction, ctx);
 			case 'inbox':
 				return leagueInbox(interaction, ctx);
+			case 'delete':
+				return deleteLeague(interaction, ctx);
+			case 'undelete':
+				return undeleteLeague(interaction, ctx);
 			case 'preview-post': {
 				// Composing renders a chart: acknowledge first (only the organizer sees the preview).
 				await interaction.deferReply({ flags: MessageFlags.Ephemeral });

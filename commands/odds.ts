@@ -85,7 +85,11 @@ export default {
 			league: interaction.options.getString('league') ?? undefined,
 		});
 		const wantChart = interaction.options.getBoolean('chart') ?? true;
-		const files = wantChart ? await chartFiles(ctx, 'odds.png', (charts) => charts.odds(oddsChart(result))) : [];
+		const files = wantChart
+			? await chartFiles(ctx, 'odds.png', result.league.config, (charts, theme) =>
+					charts.odds(oddsChart(result), theme),
+				)
+			: [];
 		await answer(interaction, { embeds: [embedOf(oddsEmbed(result, files[0]?.name))], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,

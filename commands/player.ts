@@ -1,4 +1,4 @@
-/** `/player link|unlink|alias|rename|simid|merge` (organizers). */
+/** `/player link|unlink|alias|rename|simid|team|merge` (organizers). */
 import {
 	InteractionContextType,
 	ApplicationCommandOptionType,
@@ -77,6 +77,21 @@ const data = {
 		},
 		{
 			type: Subcommand,
+			name: 'team',
+			description: "Set a player's team from now on, for the championship's teams table (leave team out: none)",
+			options: [
+				playerOption('player', 'The player'),
+				{
+					type: Text,
+					name: 'team',
+					description: 'The team (leave out to take the player out of their team)',
+					max_length: 64,
+				},
+				leagueOption,
+			],
+		},
+		{
+			type: Subcommand,
 			name: 'merge',
 			description: 'Merge a duplicate player into another (previewed; ratings are replayed)',
 			options: [
@@ -146,6 +161,18 @@ export default {
 					id === undefined
 						? `**${esc(r.player.name)}** has ${listed}.`
 						: `**${esc(r.player.name)}** now has ${listed}: result files with ${ids.length === 1 ? 'it' : 'these'} are theirs, whatever name they carry.`;
+				break;
+			}
+			case 'team': {
+				const r = await servicesOf(ctx).standings.setTeam(actor, {
+					league,
+					player: o.getString('player', true),
+					team: o.getString('team') ?? undefined,
+				});
+				content =
+					r.team === undefined
+						? `**${esc(r.player.name)}** has no team from now on.`
+						: `**${esc(r.player.name)}** drives for **${esc(r.team)}** from now on: the teams' table counts their points for it.`;
 				break;
 			}
 			case 'merge': {

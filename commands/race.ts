@@ -11,10 +11,11 @@ import {
 import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/discord/errors.js';
 import { editRace, listRaces, restoreRace, showRace, voidRace } from './race/manage.js';
+import { givePenalty, withdrawPenalty } from './race/penalty.js';
 import { submit, submitFormHandler } from './race/submit.js';
 import { completeCommon, leagueOption, pageOption, raceOption } from './shared.js';
 
-const { Subcommand, String: Text, Attachment } = ApplicationCommandOptionType;
+const { Subcommand, String: Text, Attachment, Number: Decimal } = ApplicationCommandOptionType;
 
 const reasonOption = {
 	type: Text,
@@ -80,6 +81,48 @@ const data = {
 		},
 		{
 			type: Subcommand,
+			name: 'penalty',
+			description: 'Penalise a racer (organizers): seconds added to their time, or points off their total',
+			options: [
+				raceOption,
+				{
+					type: Text,
+					name: 'player',
+					description: 'The racer penalised',
+					required: true,
+					autocomplete: true,
+					max_length: 100,
+				},
+				reasonOption,
+				{
+					type: Decimal,
+					name: 'seconds',
+					description: 'Seconds added to the finish time (previewed)',
+					min_value: 0.001,
+					max_value: 86400,
+				},
+				{
+					type: Decimal,
+					name: 'points',
+					description: 'Points off the championship total',
+					min_value: 0.001,
+					max_value: 10000,
+				},
+				leagueOption,
+			],
+		},
+		{
+			type: Subcommand,
+			name: 'penalty-withdraw',
+			description: 'Withdraw a penalty (organizers): the race and the table are as before it',
+			options: [
+				{ type: Text, name: 'penalty', description: 'Penalty id, e.g. P3', required: true, max_length: 20 },
+				reasonOption,
+				leagueOption,
+			],
+		},
+		{
+			type: Subcommand,
 			name: 'show',
 			description: 'Show one race with its history',
 			options: [raceOption, leagueOption],
@@ -100,6 +143,8 @@ const handlers = {
 	edit: editRace,
 	show: showRace,
 	list: listRaces,
+	penalty: givePenalty,
+	'penalty-withdraw': withdrawPenalty,
 } as const;
 
 export default {
@@ -107,7 +152,13 @@ export default {
 	defer: 'none',
 	// Slow on a big league (issue 9 item 2): a void or restore replays every system from the race on, `show` may
 	// replay to explain an old race, `list` may open the league. `submit` opens a form and `edit` defers itself.
-	subcommandDefer: { void: 'public', restore: 'public', show: 'public', list: 'public' },
+	subcommandDefer: {
+		void: 'public',
+		restore: 'public',
+		show: 'public',
+		list: 'public',
+		'penalty-withdraw': 'public',
+	},
 	async execute(interaction, ctx) {
 		const sub = interaction.options.getSubcommand();
 		const handler = Object.hasOwn(handlers, sub) ? handlers[sub as keyof typeof handlers] : undefined;

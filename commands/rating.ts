@@ -47,7 +47,7 @@ const data = {
 		{
 			type: ApplicationCommandOptionType.String,
 			name: 'compare',
-			description: 'Other players on the chart, comma separated (at most 3)',
+			description: 'Other players, comma separated (at most 3): on the chart, with the head-to-head record',
 			autocomplete: true,
 			max_length: 200,
 		},
@@ -95,11 +95,26 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined, web?: st
 				name: r.league.config.reset === 'yearly' ? 'Best and worst races (every season)' : 'Best and worst races',
 				value: { lines: standoutLines(scale, r.standouts) },
 			},
+			r.headToHead && { name: 'Head to head', value: { lines: r.headToHead.map(headToHeadLine) } },
 		],
 		image: chart,
 		footer,
 		url,
 	};
+}
+
+/** `vs **Bob**: 3–2 (1 tie) in 6 races · last R12 (2026-11-20): ahead`: wins–losses from the player's side. */
+export function headToHeadLine({ opponent, record }: NonNullable<PlayerRating['headToHead']>[number]): string {
+	const vs = `vs **${esc(opponent.name)}**`;
+	if (record.races === 0) return `${vs}: never rated in the same race`;
+	const ties = record.ties > 0 ? ` (${plural(record.ties, 'tie')})` : '';
+	const last = record.last;
+	const outcome = { won: 'ahead', lost: 'behind', tied: 'tied' } as const;
+	const lastText =
+		last === undefined
+			? ''
+			: ` · last ${esc(last.race)}${last.date ? ` (${last.date})` : ''}: ${outcome[last.outcome]}`;
+	return `${vs}: ${record.wins}–${record.losses}${ties} in ${plural(record.races, 'race')}${lastText}`;
 }
 
 /** `as of 2026-11-24`; on the points scale also the raw values, for whoever checks them against the CLI. */
@@ -139,7 +154,9 @@ export default {
 			compare: interaction.options.getString('compare') ?? undefined,
 		});
 		const chart = result.chart;
-		const files = chart ? await chartFiles(ctx, 'rating.png', (charts) => charts.ratingHistory(chart)) : [];
+		const files = chart
+			? await chartFiles(ctx, 'rating.png', result.league.config, (charts, theme) => charts.ratingHistory(chart, theme))
+			: [];
 		const embed = embedOf(ratingEmbed(result, files[0]?.name, servicesOf(ctx).webUrl()));
 		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
 	},

@@ -4,7 +4,8 @@ import {
 	type APIApplicationCommandBasicOption,
 	type AutocompleteInteraction,
 } from 'discord.js';
-import type { ChartRenderer } from '../src/charts/chart-types.js';
+import type { ChartRenderer, ChartTheme } from '../src/charts/chart-types.js';
+import type { LeagueConfig } from '../src/league/league-events.js';
 import type { CommandContext } from '../src/discord/command.js';
 import { escapeForDiscord } from '../src/formats/discord-escape.js';
 import { systems } from '../src/ratings/index.js';
@@ -63,6 +64,7 @@ export async function completeCommon(interaction: AutocompleteInteraction, ctx: 
 	let choices: Choice[] = [];
 	if (focused.name === 'league') choices = await autocomplete.leagues(actor, typed);
 	else if (focused.name === 'race') choices = await autocomplete.races(actor, league, typed);
+	else if (focused.name === 'season') choices = await autocomplete.seasons(actor, league, typed);
 	else if (['player', 'from', 'into'].includes(focused.name))
 		choices = await autocomplete.players(actor, league, typed);
 	else if (focused.name === 'players' || focused.name === 'compare') {
@@ -106,17 +108,19 @@ export const chartOption = {
 } as const satisfies APIApplicationCommandBasicOption;
 
 /**
- * A chart as a reply attachment: rendered when the context has a renderer (the bot and the console do), else none.
+ * A chart as a reply attachment, in the league's chart theme: rendered when the context has a renderer (the bot and
+ * the console do), else none.
  * The command has deferred before calling this (rendering takes tens of milliseconds).
  */
 export async function chartFiles(
 	ctx: CommandContext,
 	name: string,
-	render: (charts: ChartRenderer) => Promise<Buffer>,
+	league: Pick<LeagueConfig, 'chartTheme'>,
+	render: (charts: ChartRenderer, theme: ChartTheme) => Promise<Buffer>,
 ): Promise<{ attachment: Buffer; name: string }[]> {
 	if (ctx.charts === undefined) return [];
 	try {
-		return [{ attachment: await render(ctx.charts), name }];
+		return [{ attachment: await render(ctx.charts, league.chartTheme ?? 'dark'), name }];
 	} catch (error) {
 		// A chart is an extra: the reply goes without it rather than failing (the renderer's message names no user text).
 		ctx.log.error({ err: error, chart: name }, 'chart not drawn');

@@ -65,6 +65,10 @@ export async function leagueStats(interaction: ChatInputCommandInteraction, ctx:
 	});
 	const chart = reliabilityChartOf(stats);
 	const files =
-		chart === undefined ? [] : await chartFiles(ctx, 'reliability.png', (charts) => charts.reliability(chart));
+		chart === undefined
+			? []
+			: await chartFiles(ctx, 'reliability.png', stats.league.config, (charts, theme) =>
+					charts.reliability(chart, theme),
+				);
 	await answer(interaction, { embeds: [embedOf(statsEmbed(stats, files[0]?.name))], files }, { ephemeral: false });
 }

@@ -3,7 +3,7 @@ import { MessageFlags, type Attachment, type ChatInputCommandInteraction } from 
 import type { CommandContext } from '../../src/discord/command.js';
 import { answer, NO_MENTIONS } from '../../src/discord/reply.js';
 import type { NamedText } from '../../src/formats/league-file.js';
-import type { ImportSummary, PlayerFactCounts } from '../../src/services/league-transfer-service.js';
+import type { ImportSummary, LeagueExportFiles, PlayerFactCounts } from '../../src/services/league-transfer-service.js';
 import { readCsvAttachment } from '../race/submit.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';
@@ -110,10 +110,11 @@ function settingsCommand(config: LeagueConfig): string {
 	].join(' ');
 }
 
-export async function exportLeague(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
-	const { transfer } = servicesOf(ctx);
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const x = await transfer.exportFiles(actorOf(interaction), interaction.options.getString('league') ?? undefined);
+/** An export's files as reply attachments, named after the league's id (`zakstunts-history.csv`, …). */
+export function exportAttachments(x: LeagueExportFiles): {
+	readonly slug: string;
+	readonly files: { attachment: Buffer; name: string }[];
+} {
 	const slug = x.league.id.slice(x.league.id.indexOf('.') + 1);
 	const files = [
 		{ attachment: Buffer.from(x.history, 'utf8'), name: `${slug}-history.csv` },
@@ -121,6 +122,14 @@ export async function exportLeague(interaction: ChatInputCommandInteraction, ctx
 		{ attachment: Buffer.from(x.standings, 'utf8'), name: `${slug}-standings.csv` },
 		...(x.players === undefined ? [] : [{ attachment: Buffer.from(x.players, 'utf8'), name: `${slug}-players.csv` }]),
 	];
+	return { slug, files };
+}
+
+export async function exportLeague(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const { transfer } = servicesOf(ctx);
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const x = await transfer.exportFiles(actorOf(interaction), interaction.options.getString('league') ?? undefined);
+	const { slug, files } = exportAttachments(x);
 	const content = clip(
 		[
 			`Export of **${esc(x.league.config.name)}**: ${plural(x.races, 'race')} in ${slug}-history.csv${x.voidedRaces > 0 ? ` (${plural(x.voidedRaces, 'voided race')} apart, in ${slug}-voided.csv)` : ''}, and the standings of every system as of ${x.asOf} in ${slug}-standings.csv.`,

@@ -40,7 +40,8 @@ export async function restoreRace(interaction: ChatInputCommandInteraction, ctx:
 	await answer(
 		interaction,
 		{
-			content: `Restored: it counts again. Ratings were replayed from ${view.race.id} on.`,
+			// The notice holds race ids and a date only: nothing to escape.
+			content: `Restored: it counts again. ${view.moved ?? `Ratings were replayed from ${view.race.id} on.`}`,
 			embeds: [embedOf(raceEmbed(view))],
 		},
 		{ ephemeral: false },

@@ -1,4 +1,4 @@
-import { createReplay, type PreparedRace, type ReplayOptions } from '../league/replay.js';
+import { createReplay, grownState, type PreparedRace, type ReplayOptions } from '../league/replay.js';
 import { rankRace } from '../ratings/race.js';
 import { winProbabilities } from '../ratings/odds.js';
 import type { FieldEntry, Race, RatingSystem } from '../ratings/types.js';
@@ -63,8 +63,14 @@ export function createBacktest<S, P>(
 			.filter((entry) => entry.status === 'DNF')
 			.map((entry) => ({
 				...entry,
-				state: prepared.reset ? system.newcomer(params) : replay.stateAt(entry.player, race.date),
+				state: stateBefore(entry.player, race, prepared),
 			}));
+	/** A racer's state as the race found it: a newcomer after a season's restart, moved after a soft reset. */
+	const stateBefore = (player: string, race: Race, prepared: PreparedRace<S>): S => {
+		if (prepared.reset) return system.newcomer(params);
+		const moved = prepared.moved?.get(player);
+		return moved === undefined ? replay.stateAt(player, race.date) : grownState(system, params, moved, race.date);
+	};
 	const pWinners: number[] = [];
 	let logLikelihood = 0;
 	let brierSum = 0;

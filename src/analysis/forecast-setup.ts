@@ -14,6 +14,8 @@ export interface ForecastSetupOptions {
 	/** The reading day: ratings are grown to it, the season is its calendar year (undefined: an undated history). */
 	readonly asOf: string | undefined;
 	readonly racesLeft: number;
+	/** The current named season's first day: the season so far counts from it (absent: the calendar year). */
+	readonly seasonStart?: string | undefined;
 	readonly points: readonly number[];
 	readonly bestResults?: number | undefined;
 	readonly seasons?: number | undefined;
@@ -27,7 +29,7 @@ export interface ForecastSetup {
 }
 
 export function forecastSetup(options: ForecastSetupOptions): ForecastSetup {
-	const season = seasonSoFar(options.races, options.asOf, options.points, options.bestResults);
+	const season = seasonSoFar(options.races, options.asOf, options.points, options.bestResults, options.seasonStart);
 	return {
 		season,
 		input: {
@@ -57,4 +59,17 @@ export function racesLeftFromLastYear(races: readonly Race[], asOf: string): num
 		else if (y === year) now++;
 	}
 	return last > now ? last - now : undefined;
+}
+
+/**
+ * Races left when the user gives none and the current season planned its number of races (`/season start races:`):
+ * the planned number less the season's races dated up to the reading day (never below 0).
+ */
+export function racesLeftFromSeason(
+	races: readonly Race[],
+	asOf: string,
+	season: { readonly start: string; readonly plannedRaces: number },
+): { readonly left: number; readonly held: number } {
+	const held = races.filter((race) => race.date !== undefined && race.date >= season.start && race.date <= asOf).length;
+	return { left: Math.max(0, season.plannedRaces - held), held };
 }

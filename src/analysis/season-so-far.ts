@@ -1,5 +1,6 @@
 import { yearOf } from '../league/dates.js';
 import type { Race } from '../ratings/types.js';
+import { isResult, resultPoints } from '../league/championship.js';
 
 /**
  * The season so far, for the championship forecast (issue 10 §4): the races dated in the calendar year of the reading
@@ -47,13 +48,16 @@ export function isUndatedHistory(races: readonly Race[]): boolean {
 	return races.length > 0 && races.every((race) => race.date === undefined);
 }
 
-const scoring = (status: Race['entries'][number]['status']) => status === 'finished' || status === 'DNF';
+/** A result (a finish or a DNF), read as the championship table reads it (championship.ts). */
+const scoring = isResult;
 
 export function seasonSoFar(
 	races: readonly Race[],
 	asOf: string | undefined,
 	points: readonly number[],
 	bestResults?: number,
+	/** A named season's first day (seasons.ts): its races count, not the calendar year's. */
+	seasonStart?: string,
 ): SeasonSoFar {
 	const undated = isUndatedHistory(races);
 	if (undated || asOf === undefined) {
@@ -80,11 +84,11 @@ export function seasonSoFar(
 	for (const race of races) {
 		if (race.date === undefined || race.date > asOf) continue;
 		if (latest === undefined || race.date >= (latest.date ?? '')) latest = race;
-		if (yearOf(race.date) !== year) continue;
+		if (seasonStart !== undefined ? race.date < seasonStart : yearOf(race.date) !== year) continue;
 		counted++;
 		for (const entry of race.entries) {
-			if (!scoring(entry.status)) continue;
-			const scored = entry.status === 'finished' ? (points[entry.position - 1] ?? 0) : 0;
+			const scored = resultPoints(entry, points);
+			if (scored === undefined) continue;
 			const list = results.get(entry.player);
 			if (list === undefined) results.set(entry.player, [scored]);
 			else list.push(scored);

@@ -1,3 +1,5 @@
+import type { ChartTitle } from './chart-types.js';
+
 /** Text helpers for the charts. A chart is a picture: nothing is escaped, but absurdly long names are clipped. */
 
 export const MAX_NAME_CHARS = 24;
@@ -17,6 +19,14 @@ export function formatPercent(p: number): string {
 }
 
 /** The title of every chart (issue 7 §4): "<league> · <system> · <asOf>". */
-export function chartTitle(title: { league: string; system: string; asOf: string }): string {
-	return `${clipName(title.league, 40)} · ${title.system} · ${title.asOf}`;
+export function chartTitle(title: ChartTitle): string {
+	const base = `${clipName(title.league, 40)} · ${title.system} · ${title.asOf}`;
+	return title.heading === undefined ? base : `${title.heading} · ${base}`;
+}
+
+/** ` ▲2`, ` ▼1`, ` new` or nothing: how a leaderboard row moved since an earlier ranking. */
+export function movedText(moved: number | 'new' | undefined): string {
+	if (moved === undefined || moved === 0) return '';
+	if (moved === 'new') return ' new';
+	return moved > 0 ? ` ▲${moved}` : ` ▼${-moved}`;
 }

@@ -14,6 +14,8 @@ export interface ChartTitle {
 	readonly system: string;
 	/** `YYYY-MM-DD`: the day the numbers are as of. */
 	readonly asOf: string;
+	/** What the chart is, written before the league in the title (e.g. `Monthly ranking, October 2026`). */
+	readonly heading?: string | undefined;
 }
 
 /** One point of a player's rating history. */
@@ -56,6 +58,11 @@ export interface LeaderboardChartRow {
 	readonly low?: number | undefined;
 	readonly high?: number | undefined;
 	readonly provisional: boolean;
+	/**
+	 * Places moved since an earlier ranking (the monthly post's: since the last post), up positive; `'new'` for a
+	 * player not ranked then; absent: no earlier ranking is shown.
+	 */
+	readonly moved?: number | 'new' | undefined;
 }
 
 export interface LeaderboardChart extends ChartTitle {
@@ -115,6 +122,15 @@ export interface ForecastChart extends ChartTitle {
 	readonly subtitle: string;
 }
 
+/** A season's points as they added up (championship-config.ts): one line per leading driver. */
+export interface ChampionshipChart extends ChartTitle {
+	/** The season's races in order (their x labels). */
+	readonly rounds: readonly string[];
+	/** Best first; each with its points total after each race (as many as `rounds`). */
+	readonly series: readonly { readonly name: string; readonly points: readonly number[] }[];
+	readonly subtitle?: string | undefined;
+}
+
 /** One renderer for the life of the process (chartjs-node-canvas leaks when re-created per chart). */
 export interface ChartRenderer {
 	ratingHistory(chart: RatingHistoryChart, theme?: ChartTheme): Promise<Buffer>;
@@ -123,6 +139,8 @@ export interface ChartRenderer {
 	/** `/league stats` (issue 10 §3). */
 	reliability(chart: ReliabilityChart, theme?: ChartTheme): Promise<Buffer>;
 	forecast(chart: ForecastChart, theme?: ChartTheme): Promise<Buffer>;
+	/** The season-end post's points race (championship-config.ts). */
+	championship(chart: ChampionshipChart, theme?: ChartTheme): Promise<Buffer>;
 	/** Free the worker or canvas resources (tests, shutdown). */
 	close(): Promise<void>;
 }

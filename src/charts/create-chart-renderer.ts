@@ -39,6 +39,7 @@ export function createChartRenderer(options: ChartRendererOptions = {}): Measure
 		odds: (chart, theme = defaultTheme) => png({ kind: 'odds', chart, theme }),
 		reliability: (chart, theme = defaultTheme) => png({ kind: 'reliability', chart, theme }),
 		forecast: (chart, theme = defaultTheme) => png({ kind: 'forecast', chart, theme }),
+		championship: (chart, theme = defaultTheme) => png({ kind: 'championship', chart, theme }),
 		close: async () => {
 			closed = true;
 			await worker?.close();

@@ -9,6 +9,7 @@ import type { ChartJSNodeCanvas } from 'chartjs-node-canvas';
 import { chartCanvas } from './chart-canvas.js';
 import { geometryRecorder, type ChartGeometry } from './chart-geometry.js';
 import type {
+	ChampionshipChart,
 	ChartTheme,
 	ForecastChart,
 	LeaderboardChart,
@@ -17,6 +18,7 @@ import type {
 	ReliabilityChart,
 } from './chart-types.js';
 import { forecastConfig } from './forecast-config.js';
+import { championshipConfig } from './championship-config.js';
 import { leaderboardConfig } from './leaderboard-config.js';
 import { oddsConfig } from './odds-config.js';
 import { ratingHistoryConfig } from './rating-history-config.js';
@@ -27,7 +29,8 @@ export type ChartRequest =
 	| { readonly kind: 'leaderboard'; readonly chart: LeaderboardChart; readonly theme: ChartTheme }
 	| { readonly kind: 'odds'; readonly chart: OddsChart; readonly theme: ChartTheme }
 	| { readonly kind: 'reliability'; readonly chart: ReliabilityChart; readonly theme: ChartTheme }
-	| { readonly kind: 'forecast'; readonly chart: ForecastChart; readonly theme: ChartTheme };
+	| { readonly kind: 'forecast'; readonly chart: ForecastChart; readonly theme: ChartTheme }
+	| { readonly kind: 'championship'; readonly chart: ChampionshipChart; readonly theme: ChartTheme };
 
 export interface ChartSize {
 	readonly width: number;
@@ -54,6 +57,8 @@ function configFor(request: ChartRequest, plugins: readonly Plugin[]): ChartConf
 			return reliabilityConfig(request.chart, request.theme, plugins);
 		case 'forecast':
 			return forecastConfig(request.chart, request.theme, plugins);
+		case 'championship':
+			return championshipConfig(request.chart, request.theme, plugins);
 	}
 }
 

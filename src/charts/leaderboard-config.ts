@@ -1,7 +1,8 @@
 /**
  * The leaderboard chart (issue 7 §4): the top N as horizontal bars from the axis start to the rating, best at the top,
  * uncertainty whiskers from `low` to `high` with caps, the rating written at the bar's end, and provisional players
- * hatched and lighter (with a legend entry), so the picture says which ranks are still uncertain.
+ * hatched and lighter (with a legend entry), so the picture says which ranks are still uncertain. Rows may say how
+ * far each player moved since an earlier ranking (▲2, ▼1, new): the monthly post shows who moved.
  */
 import type { Chart, ChartConfiguration, LegendItem, Plugin } from 'chart.js';
 import { createCanvas } from 'canvas';
@@ -15,7 +16,7 @@ import {
 	titleOptions,
 } from './chart-base.js';
 import { niceRange } from './chart-scale.js';
-import { clipName } from './chart-text.js';
+import { clipName, movedText } from './chart-text.js';
 import { chartColors, textColorOn, withAlpha, type ChartColors } from './chart-theme.js';
 import type { ChartTheme, LeaderboardChart, LeaderboardChartRow } from './chart-types.js';
 
@@ -164,7 +165,7 @@ export function leaderboardConfig(
 	return {
 		type: 'bar',
 		data: {
-			labels: rows.map((row) => `${row.rank}. ${clipName(row.name)}`),
+			labels: rows.map((row) => `${row.rank}. ${clipName(row.name)}${movedText(row.moved)}`),
 			datasets: [
 				{
 					label: 'rating',

@@ -4,6 +4,8 @@ import { latestRaceDate } from '../league/standings.js';
 import type { AnyRatingSystem, Race } from '../ratings/types.js';
 import { getSystem } from '../ratings/index.js';
 import { RETIREMENT_READINGS, type RetirementReading } from '../ratings/race.js';
+import type { SeasonBoundaries } from '../league/replay.js';
+import { shareOfPercent } from '../league/seasons.js';
 
 /** A bad command line: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {
@@ -98,6 +100,48 @@ export function resetArg(value: string | undefined): 'yearly' | undefined {
 	if (value === undefined) return undefined;
 	if (value !== 'yearly') throw new UsageError(`--reset must be "yearly", got "${value}"`);
 	return value;
+}
+
+/** The options of a league's seasons for the commands that replay (replay, odds, forecast): seasonsArg reads them. */
+export const seasonOptions = {
+	'season-starts': { type: 'string' },
+	'season-reset': { type: 'string' },
+	'season-share': { type: 'string' },
+} as const;
+
+/**
+ * `--season-starts 2027-01-09,2027-06-05 --season-reset carry|restart|soft --season-share 30`: what ratings do at
+ * each season's first race, as the bot does for a league configured `/league config season-reset: season-share:`
+ * whose organizers started those seasons (`/season start`; without `--season-starts`: each calendar year, the seasons
+ * of a league that named none). The share is a percentage, as the bot takes it.
+ */
+export function seasonsArg(values: {
+	readonly 'season-starts'?: string | undefined;
+	readonly 'season-reset'?: string | undefined;
+	readonly 'season-share'?: string | undefined;
+}): SeasonBoundaries | undefined {
+	const mode = values['season-reset'];
+	if (mode === undefined) {
+		if (values['season-starts'] !== undefined || values['season-share'] !== undefined)
+			throw new UsageError('--season-starts and --season-share go with --season-reset restart|soft|carry');
+		return undefined;
+	}
+	if (mode !== 'carry' && mode !== 'restart' && mode !== 'soft')
+		throw new UsageError(`--season-reset must be carry, restart or soft, got "${mode}"`);
+	const starts = values['season-starts']?.split(',').map((day) => day.trim());
+	const bad = starts?.find((day) => !isCalendarDate(day));
+	if (bad !== undefined) throw new UsageError(`--season-starts: "${bad}" is not a calendar day written YYYY-MM-DD`);
+	if (starts?.some((day, i) => i > 0 && day <= starts[i - 1]!))
+		throw new UsageError('--season-starts must be in order, each after the one before');
+	const percent = values['season-share'] === undefined ? undefined : Number(values['season-share']);
+	if (mode === 'soft' && !(percent !== undefined && Number.isFinite(percent) && percent >= 0 && percent <= 100))
+		throw new UsageError('--season-reset soft needs --season-share, a percentage from 0 to 100');
+	if (mode !== 'soft' && percent !== undefined) throw new UsageError('--season-share goes with --season-reset soft');
+	return {
+		starts: starts ?? 'calendar-years',
+		mode,
+		...(percent !== undefined && { share: shareOfPercent(percent) }),
+	};
 }
 
 /** `--retirements ordered|tied|excluded`: how retirements are read (rankRace); default ordered. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { asOfArg, UsageError } from './args.js';
 import { happenedBy } from '../league/standings.js';
 import { parseHistoryCsv } from '../formats/history-csv.js';
+import { inRatingOrder } from '../league/rating-order.js';
 import type { Race } from '../ratings/types.js';
 
 /** Where a command writes: captured in tests, process streams in the real CLI. */
@@ -30,9 +31,12 @@ export function readText(path: string): string {
 	}
 }
 
-/** Read and validate a history CSV (HistoryCsvError names `path:line`); warnings go to `io.err`, one a line. */
+/**
+ * Read and validate a history CSV (HistoryCsvError names `path:line`); warnings go to `io.err`, one a line. The races
+ * come in rating order (rating-order.ts: by date, the file's order within a date), as the bot rates a league.
+ */
 export function loadHistory(path: string, io?: CliIo): Race[] {
-	return parseHistoryCsv(readText(path), path, (warning) => io?.err(`warning: ${warning}\n`));
+	return inRatingOrder(parseHistoryCsv(readText(path), path, (warning) => io?.err(`warning: ${warning}\n`)));
 }
 
 /**

@@ -36,11 +36,13 @@ export interface StartConsoleOptions {
 	readonly handleSignals?: boolean;
 }
 
-/** What the console's services need for the results inbox: the store's namespace, the address, the one channel. */
+/** What the console's services need: the inbox's store namespace, address and channel, and the pages' address. */
 export interface ConsoleInbox {
 	readonly inboxStore: KeyValueNamespace;
 	readonly inboxUrl: () => string | undefined;
 	readonly inboxChannel: string;
+	/** The pages' address: the console's embeds link to its public leagues' pages, as the bot's do. */
+	readonly webUrl: () => string | undefined;
 }
 
 export async function startConsole(options: StartConsoleOptions): Promise<number> {
@@ -92,6 +94,7 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 			inboxStore: store.namespace('inbox'),
 			inboxUrl: () => url,
 			inboxChannel: CONSOLE_CHANNEL_ID,
+			webUrl: () => url,
 		});
 		/** Prints a message the inbox posts (set once the console runs). */
 		let show: ((payload: unknown) => string) | undefined;

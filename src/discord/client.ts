@@ -10,6 +10,7 @@ import type { NoticeService } from '../services/notices.js';
 import type { ButtonHandler, Command, CommandContext } from './command.js';
 import { NO_MENTIONS } from './reply.js';
 import { createInteractionRouter } from './router.js';
+import { createRoleSyncAdapter } from './role-sync-adapter.js';
 
 export function createClient(config: Pick<Config, 'DISCORD_API_URL'>, log: Logger): Client {
 	const client = new Client({
@@ -70,6 +71,9 @@ export async function startBot(options: StartBotOptions): Promise<Client> {
 		notices: options.notices,
 	});
 	client.on(Events.InteractionCreate, (interaction) => void route(interaction));
+	// Rank roles sync through this client once it knows its guilds (and finish the queues left by a restart).
+	const roleSync = context.services?.roleSync;
+	if (roleSync !== undefined) client.once(Events.ClientReady, () => roleSync.connect(createRoleSyncAdapter(client)));
 	await client.login(config.DISCORD_TOKEN);
 	return client;
 }

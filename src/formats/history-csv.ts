@@ -5,12 +5,14 @@ import type { EntryStatus, Race, RaceEntry, RaceMode } from '../ratings/types.js
 
 /**
  * The history CSV: one row per (race, player), header `race,date,player,position,time,status` with an optional
- * `mode` column. Only `race`, `player` and `position` are required; columns may come in any order. Rows of one
- * race are contiguous, and the file order is the rating order. Equal positions are ties; status is empty
- * (finished), DNF, DNS or DSQ; time is seconds, m:ss.fff or h:mm:ss.fff; mode is tt (default) or items.
+ * `mode` column and an optional `team` column. Only `race`, `player` and `position` are required; columns may come in
+ * any order. Rows of one race are contiguous; the file order is the confirmation order (rating-order.ts: races are
+ * rated by date, in file order within a date, an undated race after the races before it). Equal positions are ties; status
+ * is empty (finished), DNF, DNS or DSQ; time is seconds, m:ss.fff or h:mm:ss.fff; mode is tt (default) or items; team
+ * is the racer's team in that race (the championship's teams table; empty: none).
  */
 
-export const HISTORY_COLUMNS = ['race', 'date', 'player', 'position', 'time', 'status', 'mode'] as const;
+export const HISTORY_COLUMNS = ['race', 'date', 'player', 'position', 'time', 'status', 'mode', 'team'] as const;
 type Column = (typeof HISTORY_COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['race', 'player', 'position'];
 
@@ -44,6 +46,13 @@ const MAX_POSITION_TEXT = `${Number.MAX_SAFE_INTEGER} (2^53 − 1)`;
 /** A player's name: the scoreboard's rules (player-names.ts nameProblem), one function for both. */
 const playerProblem = (player: string): string | undefined => nameProblem(player, 'player name');
 
+/** A team's name: at most 64 characters, no control character (it is shown in the championship's tables). */
+function teamProblem(team: string): string | undefined {
+	if (/\p{Cc}/u.test(team)) return 'a team name may not hold control characters';
+	if (team.length > 64) return `the team name "${team.slice(0, 20)}…" is longer than 64 characters`;
+	return undefined;
+}
+
 /** A race id may hold almost anything (it becomes the race's name), but no control character. */
 function raceIdProblem(id: string): string | undefined {
 	if (id === '') return 'the race id is empty';
@@ -76,9 +85,8 @@ export type HistoryCsvWarn = (warning: string) => void;
 /**
  * Parse a history CSV. `file` names the input in error messages. Throws HistoryCsvError on the first bad row.
  *
- * A race dated before the previous dated race is accepted and reported to `warn` (issue 8 §1): a bot league may
- * have a back-dated race (confirmed after a later-dated one), and its export must read back in the same rating
- * order, so the file order stays the rating order.
+ * Races come in file order. A race dated before the previous dated race is accepted and reported to `warn`: it is
+ * rated before that race (rating-order.ts), as a make-up race confirmed late is in a league.
  */
 export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsvWarn = () => {}): Race[] {
 	let rows;
@@ -166,6 +174,9 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 		}
 		const date = dateText === '' ? undefined : dateText;
 		const mode = modeText === '' ? undefined : (modeText as RaceMode);
+		const team = cell('team');
+		const badTeam = team === '' ? undefined : teamProblem(team);
+		if (badTeam !== undefined) fail(line, badTeam);
 
 		if (current?.id !== raceId) {
 			if (seenRaces.has(raceId)) {
@@ -175,7 +186,7 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 			if (date !== undefined && lastDated !== undefined && date < lastDated.date) {
 				warn(
 					`${file}:${line}: race "${raceId}" is dated ${date}, before the previous race "${lastDated.id}" ` +
-						`(${lastDated.date}): rated in file order`,
+						`(${lastDated.date}): rated before it, in date order`,
 				);
 			}
 			seenRaces.add(raceId);
@@ -204,6 +215,7 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 			position: Number(positionText),
 			...(time !== undefined && { time }),
 			status: status!,
+			...(team !== '' && { team }),
 		});
 	}
 	close();
@@ -212,7 +224,7 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 
 /**
  * Write races as a history CSV (LF line ends, final newline). The `mode` column is written only when some race
- * has a mode. Numbers are written with String(), so times round-trip exactly.
+ * has a mode, the `team` column only when some racer has a team. Numbers are written with String(), so times round-trip exactly.
  *
  * What parseHistoryCsv would refuse, or read back differently, is refused instead (HistoryCsvWriteError naming the
  * race and the problem; issue 9 item 8): a file this writes always reads back to the same races.
@@ -220,7 +232,10 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 export function writeHistoryCsv(races: readonly Race[]): string {
 	checkWritable(races);
 	const withMode = races.some((race) => race.mode !== undefined);
-	const columns = withMode ? HISTORY_COLUMNS : HISTORY_COLUMNS.filter((column) => column !== 'mode');
+	const withTeam = races.some((race) => race.entries.some((entry) => entry.team !== undefined));
+	const columns = HISTORY_COLUMNS.filter(
+		(column) => (column !== 'mode' || withMode) && (column !== 'team' || withTeam),
+	);
 	const lines = [columns.join(',')];
 	for (const race of races) {
 		for (const entry of race.entries) {
@@ -232,6 +247,7 @@ export function writeHistoryCsv(races: readonly Race[]): string {
 				time: entry.time === undefined ? '' : String(entry.time),
 				status: entry.status === 'finished' ? '' : entry.status,
 				mode: race.mode ?? '',
+				team: entry.team ?? '',
 			};
 			lines.push(csvLine(columns.map((column) => values[column])));
 		}
@@ -285,6 +301,13 @@ function checkWritable(races: readonly Race[]): void {
 			}
 			if (entry.time !== undefined && !(Number.isFinite(entry.time) && entry.time >= 0)) {
 				throw new HistoryCsvWriteError(`${at}: time ${entry.time} must be a finite number of seconds, at least 0`);
+			}
+			if (entry.team !== undefined) {
+				const problem = entry.team.trim() === '' ? 'the team name is empty' : teamProblem(entry.team);
+				if (problem !== undefined) throw new HistoryCsvWriteError(`${at}: ${problem}`);
+				if (entry.team !== entry.team.trim()) {
+					throw new HistoryCsvWriteError(`${at}: the team name has spaces at its ends, which a reader trims`);
+				}
 			}
 			if (!ENTRY_STATUSES.includes(entry.status)) {
 				throw new HistoryCsvWriteError(

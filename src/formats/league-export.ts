@@ -5,9 +5,9 @@ import type { Race, RatingSummary } from '../ratings/types.js';
 
 /**
  * `/league export` (issue 8 §1) as files. The race log becomes a history CSV that `/league import`, `pitwall
- * calibrate`, `backtest` and `replay` read: the confirmed races in rating order (the log's), players by their current
- * name, each race under its name (or its id when it has none, or when its name is shared). Voided races are left
- * out of it and written to a second history CSV of their own, so the main file rates exactly as the league does.
+ * calibrate`, `backtest` and `replay` read: the confirmed races in rating order (rating-order.ts), players by their
+ * current name, each race under its name (or its id when it has none, or when its name is shared). Voided races are
+ * left out of it and written to a second history CSV of their own, so the main file rates exactly as the league does.
  */
 
 export interface LeagueExport {
@@ -31,7 +31,7 @@ export function exportLeague(log: LeagueLog): LeagueExport {
 		...(race.mode !== undefined && { mode: race.mode }),
 		entries: race.entries.map((e) => ({ ...e, player: log.resolve(e.player)?.name ?? e.player })),
 	});
-	const confirmed = all.filter((r) => r.status === 'confirmed').map(toRace);
+	const confirmed = log.ratedRaces().map(({ race }) => toRace(log.race(race.id)!));
 	const voided = all.filter((r) => r.status === 'voided').map(toRace);
 	return {
 		history: writeHistoryCsv(confirmed),

@@ -16,6 +16,8 @@ import { healthRoute } from './routes/health.js';
 import { inboxRoute, type InboxRouteOptions } from './routes/inbox.js';
 import { leagueApiRoute } from './routes/league-api.js';
 import { leaguePagesRoute } from './routes/league-pages.js';
+import { createChartCache } from './chart-cache.js';
+import { createPageCache } from './page-cache.js';
 import type { LeagueWebService } from '../services/league-web-service.js';
 
 export interface HttpServerOptions {
@@ -67,8 +69,12 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 	void app.register(healthRoute);
 	if (options.inbox !== undefined) void app.register(inboxRoute({ ...options.inbox, log }));
 	if (options.web !== undefined) {
-		void app.register(leagueApiRoute({ web: options.web }));
-		void app.register(leaguePagesRoute({ web: options.web }));
+		// One cache of rendered answers by version for the pages and the API (page-cache.ts).
+		const pages = createPageCache();
+		void app.register(leagueApiRoute({ web: options.web, pages }));
+		// The player pages' charts drawn in each version's warm-up (chart-cache.ts).
+		const charts = createChartCache(options.web);
+		void app.register(leaguePagesRoute({ web: options.web, pages, charts }));
 	}
 	return app;
 }

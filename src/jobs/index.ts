@@ -10,6 +10,7 @@ import type { KeyValueNamespace } from '../storage/ports.js';
 import type { Job } from './job.js';
 import { createDailyStandingsJob } from './daily-standings-job.js';
 import { createMonthlyPostJob } from './monthly-post-job.js';
+import { createRankRolesJob } from './rank-roles-job.js';
 
 export interface JobDeps {
 	readonly services: Services;
@@ -29,6 +30,7 @@ export interface JobDeps {
 export function createJobs(deps: JobDeps): Job[] {
 	return [
 		createDailyStandingsJob(deps.services.daily, deps.guildIds),
+		createRankRolesJob(deps.services.roleSync),
 		createMonthlyPostJob({
 			leagues: deps.services.leagues,
 			guildIds: deps.guildIds,

@@ -1,4 +1,5 @@
 import type { ParamOverrides, Race, RaceEntry } from '../ratings/types.js';
+import type { RankRoleSettings } from './rank-tiers.js';
 
 /**
  * The events of a league's append-only log (the source of truth). Each event is stored once, under its sequence
@@ -48,6 +49,26 @@ export interface LeagueConfig {
 	 * channel-default:true`); a channel is the default of at most one league of its server (absent: none).
 	 */
 	readonly defaultChannels?: readonly string[] | undefined;
+	/** Rank roles: Discord roles by rating or place on the leaderboard, kept in step by the bot (rank-tiers.ts). */
+	readonly roles?: RankRoleSettings | undefined;
+	/**
+	 * What ratings do at a season's first race (docs/seasons.md): `carry` (absent: ratings go on), `restart` (every
+	 * rating starts again) or `soft` (each rating moves `share`, 0..1, of the way toward the league's mean).
+	 */
+	readonly seasonReset?: SeasonReset | undefined;
+	/** Colours of the league's charts: `light` (white background) or `dark` (Discord's dark grey; absent: dark). */
+	readonly chartTheme?: 'dark' | 'light' | undefined;
+	/**
+	 * Set when an organizer deleted the league (`/league delete`): it is hidden from every list, command, page and job,
+	 * and its log takes no event but the one that clears this (`/league undelete`). Nothing of the log is erased.
+	 */
+	readonly deleted?: { readonly at: string; readonly by: string } | undefined;
+}
+
+/** Carry-over at a season's first race (seasons.ts, replay.ts): `share` is read by `soft` only. */
+export interface SeasonReset {
+	readonly mode: 'carry' | 'restart' | 'soft';
+	readonly share?: number | undefined;
 }
 
 /** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */
@@ -116,7 +137,38 @@ export type LeagueEventBody =
 	/** `user: null` unlinks. */
 	| { readonly type: 'player-linked'; readonly player: string; readonly user: string | null }
 	/** A sim's id of the player given or taken back by an organizer (`/player simid`); `remove` takes it back. */
-	| { readonly type: 'sim-id-set'; readonly player: string; readonly simId: string; readonly remove?: boolean };
+	| { readonly type: 'sim-id-set'; readonly player: string; readonly simId: string; readonly remove?: boolean }
+	/**
+	 * A penalty of a racer of a confirmed race (penalties.ts, docs/championship.md): `time` adds `seconds` to their finish
+	 * time (the race's order and every rating from it change); `points` takes `points` off their championship total.
+	 * Given ids P1, P2, … in order. `preview`: the time penalty's preview confirmed (as for race-submitted).
+	 */
+	| {
+			readonly type: 'penalty-given';
+			readonly race: string;
+			readonly player: string;
+			readonly kind: 'time' | 'points';
+			readonly seconds?: number | undefined;
+			readonly points?: number | undefined;
+			readonly reason: string;
+			readonly preview?: string | undefined;
+	  }
+	/** A penalty taken back: the race and the table are as if it had not been given. */
+	| { readonly type: 'penalty-withdrawn'; readonly penalty: string; readonly reason: string }
+	/** The player's team from now on (`/player team`; `null`: no team), for the championship's teams table. */
+	| { readonly type: 'team-set'; readonly player: string; readonly team: string | null }
+	/**
+	 * A named season begins on `start` (its first day, `YYYY-MM-DD`); the open season before it ends the day before.
+	 * `races`: the number of races planned (the forecast counts the races left from it).
+	 */
+	| {
+			readonly type: 'season-started';
+			readonly name: string;
+			readonly start: string;
+			readonly races?: number | undefined;
+	  }
+	/** The open season ends on `end` (its last day, `YYYY-MM-DD`). */
+	| { readonly type: 'season-ended'; readonly end: string };
 
 /** One player of an import, by the name the imported history gives them, and what to give them. */
 export interface ImportedPlayer {
@@ -154,6 +206,11 @@ export const leagueEventTypes: readonly LeagueEventType[] = [
 	'alias-added',
 	'player-linked',
 	'sim-id-set',
+	'penalty-given',
+	'penalty-withdrawn',
+	'team-set',
+	'season-started',
+	'season-ended',
 ];
 
 /** An event as it sits in the log: `seq` is its position, 0-based and contiguous. */

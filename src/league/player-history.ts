@@ -22,7 +22,7 @@ export interface HistoryStep<S> {
 }
 
 /**
- * The histories of `players` over `races` (log order), as a generator that pauses after every `slice` races so an
+ * The histories of `players` over `races` (in rating order), as a generator that pauses after every `slice` races so an
  * impure caller can yield to the event loop; the return value is the result (players never rated get []).
  */
 export function* playerHistoriesInSteps<S, P>(

@@ -6,6 +6,7 @@ import type { PlayerInfo } from './race-log.js';
 import type { EntryStatus, RaceEntry } from '../ratings/types.js';
 import { rankingPostProblem } from './ranking-post.js';
 import { MAX_POINTS_PLACES } from '../formats/points-table.js';
+import { rankRolesProblem } from './rank-tiers.js';
 
 /** Validation of race-log events: every refusal is a LeagueError whose message can be shown to the organizer. */
 
@@ -90,6 +91,7 @@ export function checkConfig(config: LeagueConfig): void {
 	if (config.reset !== undefined && config.reset !== 'yearly') throw new LeagueError('reset must be yearly or absent');
 	if (config.retirements !== undefined && config.retirements !== 'tied' && config.retirements !== 'excluded')
 		throw new LeagueError('retirements must be tied, excluded or absent (ordered)');
+	if (config.seasonReset !== undefined) checkSeasonReset(config.seasonReset);
 	if (config.rankingPost !== undefined) {
 		const problem = rankingPostProblem(config.rankingPost);
 		if (problem !== undefined) throw new LeagueError(problem);
@@ -112,6 +114,13 @@ export function checkConfig(config: LeagueConfig): void {
 	if (config.idleDays !== undefined && !(Number.isInteger(config.idleDays) && config.idleDays >= 1)) {
 		throw new LeagueError('the leaderboard idle days must be a whole number of at least 1');
 	}
+	if (config.chartTheme !== undefined && config.chartTheme !== 'dark' && config.chartTheme !== 'light') {
+		throw new LeagueError('the chart theme must be dark or light');
+	}
+	if (config.roles !== undefined) {
+		const problem = rankRolesProblem(config.roles);
+		if (problem !== undefined) throw new LeagueError(problem);
+	}
 	for (const [system, overrides] of Object.entries(config.params ?? {})) {
 		try {
 			getSystem(system).params(overrides);
@@ -122,6 +131,16 @@ export function checkConfig(config: LeagueConfig): void {
 			throw new LeagueError(`parameters of ${system}: ${message}`);
 		}
 	}
+}
+
+/** A season's carry-over: a known mode, and for `soft` a share from 0 to 1 (which only `soft` has). */
+function checkSeasonReset(reset: LeagueConfig['seasonReset'] & object): void {
+	const { mode, share } = reset;
+	if (mode !== 'carry' && mode !== 'restart' && mode !== 'soft')
+		throw new LeagueError('the season reset must be carry, restart or soft');
+	if (mode === 'soft' && !(typeof share === 'number' && share >= 0 && share <= 1))
+		throw new LeagueError('a soft season reset needs a share from 0 % to 100 %');
+	if (mode !== 'soft' && share !== undefined) throw new LeagueError(`a ${mode} season reset has no share`);
 }
 
 const RACE_NAME_MAX = 100;
@@ -187,11 +206,13 @@ export function planRaceContent(
 		}
 		if (seen.has(id)) throw new LeagueError(`${where}: this player appears twice`);
 		seen.add(id);
+		const team = entry.team === undefined ? undefined : validName(entry.team, `${where}: team`);
 		return {
 			player: id,
 			position: entry.position,
 			status: entry.status,
 			...(entry.time !== undefined && { time: entry.time }),
+			...(team !== undefined && { team }),
 		};
 	});
 	return { entries, created };

@@ -11,6 +11,10 @@ import {
 } from './race-log-checks.js';
 import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
 import { plural } from '../formats/plural.js';
+import { planSeasonEnd, planSeasonStart, type SeasonRecord } from './season-fold.js';
+import type { PenaltyRecord, TeamChange } from './penalties.js';
+import { checkEditKeepsPenalties, planPenaltyGiven, planPenaltyWithdrawn, type PenaltyPlan } from './penalty-fold.js';
+import { BEFORE_EVERY_RACE, ratingPosition, ratingPositions, type RatingPosition } from './rating-order.js';
 
 /**
  * The league state as a pure fold over the race log: players (names, aliases, Discord links, merges) and races
@@ -18,11 +22,15 @@ import { plural } from '../formats/plural.js';
  * without changing it (LeagueError with a message fit for the organizer); `apply` validates and applies it.
  *
  * Player ids are `#1`, `#2`, … in order of first appearance, so the same log always gives the same ids. Race ids are
- * `R1`, `R2`, … in submission order. Ratings replay the confirmed races in log (submission) order; the races of a
- * league-imported event (issue 8 §1) are R1..RN in file order at that one seq.
+ * `R1`, `R2`, … in submission order; the races of a league-imported event are R1..RN in file order at that one seq.
+ * Ratings replay the confirmed races in rating order (rating-order.ts): by date, races of one date in confirmation
+ * order. An event that changes rated history (a void, an edit, a restore, a merge, new parameters, a race confirmed
+ * with a date before races already rated) records from which rating position on (`Retro`), so that every cache of a
+ * replay knows how much of it still holds (`touchedSince`).
  */
 
 export { LeagueError };
+export type { SeasonRecord };
 
 export interface PlayerInfo {
 	readonly id: string;
@@ -36,16 +44,22 @@ export interface PlayerInfo {
 	readonly mergedInto?: string | undefined;
 	/** The merge preview confirmed into that merge (idempotent Confirm, as for races). */
 	readonly mergePreview?: string | undefined;
+	/** The team set with /player team (the latest change; absent: none). */
+	readonly team?: string | undefined;
+	/** Every team change, for the team of a past race (penalties.ts teamAt). */
+	readonly teams?: readonly TeamChange[] | undefined;
 }
 
 export interface RaceEdit {
 	readonly seq: number;
-	readonly kind: 'edited' | 'voided' | 'restored';
+	readonly kind: 'edited' | 'voided' | 'restored' | 'penalty' | 'penalty-withdrawn';
 	readonly by: string;
 	readonly at: string;
 	readonly reason: string;
 	/** The correction preview confirmed into this edit (issue 9 item 3). */
 	readonly preview?: string | undefined;
+	/** The time penalty given or withdrawn (`P3`). */
+	readonly penalty?: string | undefined;
 }
 
 export interface RaceRecord {
@@ -53,14 +67,16 @@ export interface RaceRecord {
 	/** The organizer's name for the race (`/race submit name:`), e.g. "Round 4 — Monza". */
 	readonly name?: string | undefined;
 	/**
-	 * Log position of the race-submitted event: the race's place in rating order. The races of one league-imported
-	 * event share its seq (rating order among them: the race ids' order).
+	 * Log position of the race-submitted event (the races of one league-imported event share its seq). Its place in
+	 * rating order comes from its date and this (rating-order.ts).
 	 */
 	readonly seq: number;
 	readonly date?: string | undefined;
 	readonly mode?: RaceMode | undefined;
-	/** Entries with `player` = player id. */
+	/** Entries with `player` = player id (after its time penalties). */
 	readonly entries: readonly RaceEntry[];
+	/** While time penalties are in force: the entries as submitted or last edited, before them (penalties.ts). */
+	readonly classified?: readonly RaceEntry[] | undefined;
 	readonly submittedBy: string;
 	readonly submittedAt: string;
 	readonly status: 'confirmed' | 'voided';
@@ -73,12 +89,16 @@ export interface RaceRecord {
 export type StoredPreview =
 	| { readonly kind: 'submitted'; readonly race: string }
 	| { readonly kind: 'edited'; readonly race: string }
-	| { readonly kind: 'merged'; readonly from: string; readonly into: string };
+	| { readonly kind: 'merged'; readonly from: string; readonly into: string }
+	| { readonly kind: 'penalty'; readonly penalty: string; readonly race: string };
 
-/** An event at `seq` that changed rated history from the race submitted at `from` on (void, edit, merge, params). */
+/**
+ * An event at `seq` that changed rated history from rating position `from` on (rating-order.ts): a void, an edit, a
+ * restore, a merge, new parameters, or a race confirmed with a date before races already rated.
+ */
 export interface Retro {
 	readonly seq: number;
-	readonly from: number;
+	readonly from: RatingPosition;
 }
 
 export interface LeagueLogSnapshot {
@@ -89,6 +109,15 @@ export interface LeagueLogSnapshot {
 	readonly players: readonly PlayerInfo[];
 	readonly races: readonly RaceRecord[];
 	readonly retro: readonly Retro[];
+	/**
+	 * `date`: `retro` holds rating positions. Absent in snapshots written when races were rated in confirmation order,
+	 * whose `from` were seqs: such a snapshot is read as if each of those events changed rated history from the start.
+	 */
+	readonly order?: 'date' | undefined;
+	/** The league's named seasons in start order (absent in snapshots written before seasons existed). */
+	readonly seasons?: readonly SeasonRecord[] | undefined;
+	/** Penalties given, withdrawn ones too (absent in snapshots written before penalties existed). */
+	readonly penalties?: readonly PenaltyRecord[] | undefined;
 }
 
 export interface ApplyResult {
@@ -96,8 +125,8 @@ export interface ApplyResult {
 	readonly race?: string;
 	/** Players created by this event (new names in a race). */
 	readonly newPlayers: readonly string[];
-	/** Set when the event changed rated history from this race seq on. */
-	readonly retroFrom?: number;
+	/** Set when the event changed rated history from this rating position on (rating-order.ts). */
+	readonly retroFrom?: RatingPosition;
 }
 
 export interface LeagueLog {
@@ -115,21 +144,41 @@ export interface LeagueLog {
 	playerByUser(user: string): PlayerInfo | undefined;
 	/** The player a sim's driver id belongs to (following merges). */
 	playerBySimId(simId: string): PlayerInfo | undefined;
+	/** The named seasons (`/season start`), in start order; seasons.ts gives the implicit calendar-year ones. */
+	seasons(): readonly SeasonRecord[];
+	/** Every penalty given (`P1`, `P2`, … in order), withdrawn ones too. */
+	penalties(): readonly PenaltyRecord[];
 	/** Players not merged away, by id order. */
 	players(): PlayerInfo[];
 	races(): readonly RaceRecord[];
 	race(id: string): RaceRecord | undefined;
-	/** Confirmed races submitted after `afterSeq`, in rating order, entries by player id, with their seq. */
-	ratedRaces(afterSeq?: number): RatedRace[];
+	/**
+	 * Confirmed races in rating order (rating-order.ts), entries by player id, with their seq and position; with
+	 * `after`, only those at a later rating position (what a replay that rated up to `after` applies next).
+	 */
+	ratedRaces(after?: RatingPosition): RatedRace[];
+	/**
+	 * Confirmed races submitted after log seq `basis`, in rating order: what a replay kept at `basis` applies next,
+	 * when nothing changed rated history since (`touchedSince(basis)` is Infinity: each of them was then rated last).
+	 */
+	ratedRacesSince(basis: number): RatedRace[];
+	/** The rating position of a stored race (undefined for an unknown id). */
+	positionOf(race: string): RatingPosition | undefined;
+	/**
+	 * The confirmed races a race stored now and dated `date` would be rated before (a make-up race moves them):
+	 * empty when it would be rated last.
+	 */
+	ratedAfterDate(date: string | undefined): RatedRace[];
 	/** The race a preview id was confirmed into, if it was (idempotent Confirm, issue 9 item 3). */
 	storedPreview(preview: string): StoredPreview | undefined;
-	/** The earliest race seq changed by an event after `basis` (Infinity when none). */
-	touchedSince(basis: number): number;
+	/** The earliest rating position changed by an event after `basis` (Infinity when none). */
+	touchedSince(basis: number): RatingPosition;
 	snapshot(): LeagueLogSnapshot;
 }
 
 export interface RatedRace {
 	readonly seq: number;
+	readonly position: RatingPosition;
 	readonly race: Race;
 }
 
@@ -141,8 +190,22 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	const players = new Map<string, PlayerInfo>((from?.players ?? []).map((p) => [p.id, p]));
 	const races: RaceRecord[] = [...(from?.races ?? [])];
 	const raceIndex = new Map(races.map((race, i) => [race.id, i]));
-	const retro: Retro[] = [...(from?.retro ?? [])];
+	// A snapshot from before date order holds seqs in `from`: each of its events is read as changing everything.
+	const retro: Retro[] = (from?.retro ?? []).map((r) =>
+		from?.order === 'date' ? r : { seq: r.seq, from: BEFORE_EVERY_RACE },
+	);
+	/** Each race's rating position (by index in `races`), and the indices of `races` in rating order. */
+	let positions: RatingPosition[] = ratingPositions(races);
+	let order: number[] = byPosition(positions);
+	/** The latest date of any race stored (voided ones too): the date an undated race sorts by. */
+	let latestDate = latestOf(races);
+	const seasons: SeasonRecord[] = [...(from?.seasons ?? [])];
+	const penalties: PenaltyRecord[] = [...(from?.penalties ?? [])];
 	const previews = new Map<string, StoredPreview>();
+	const notePenalty = (p: PenaltyRecord) => {
+		if (p.preview !== undefined) previews.set(p.preview, { kind: 'penalty', penalty: p.id, race: p.race });
+	};
+	penalties.forEach(notePenalty);
 	const notePreviews = (race: RaceRecord) => {
 		if (race.preview !== undefined) previews.set(race.preview, { race: race.id, kind: 'submitted' });
 		for (const edit of race.edits) {
@@ -193,9 +256,56 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	};
 	const takenBy = (name: string) => names.get(nameKey(name));
 
+	/** The position of the latest confirmed race in rating order (BEFORE_EVERY_RACE when none). */
+	const lastRatedPosition = (): RatingPosition => {
+		for (let k = order.length - 1; k >= 0; k--) {
+			if (races[order[k]!]!.status === 'confirmed') return positions[order[k]!]!;
+		}
+		return BEFORE_EVERY_RACE;
+	};
+	/** The first place in `order` whose race is at a position after `after`. */
+	const firstInOrderAfter = (after: RatingPosition): number => {
+		let lo = 0;
+		let hi = order.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (positions[order[mid]!]! > after) hi = mid;
+			else lo = mid + 1;
+		}
+		return lo;
+	};
+	/** The position a race stored next, dated `date`, takes. */
+	const nextPosition = (date: string | undefined): RatingPosition => ratingPosition(date ?? latestDate, races.length);
+	const rated = (i: number): RatedRace => {
+		const r = races[i]!;
+		return {
+			seq: r.seq,
+			position: positions[i]!,
+			race: { id: r.id, date: r.date, mode: r.mode, entries: r.entries },
+		};
+	};
+	/** The confirmed races at positions after `after`, in rating order. */
+	const ratedAfter = (after: RatingPosition = BEFORE_EVERY_RACE): RatedRace[] => {
+		const out: RatedRace[] = [];
+		for (let k = firstInOrderAfter(after); k < order.length; k++) {
+			if (races[order[k]!]!.status === 'confirmed') out.push(rated(order[k]!));
+		}
+		return out;
+	};
+	/** Rebuild the positions and the order after a date changed (rare: an edit). */
+	const reorder = () => {
+		positions = ratingPositions(races);
+		order = byPosition(positions);
+		latestDate = latestOf(races);
+	};
+
 	const plan = (event: LeagueEvent, at: number): Plan => {
 		if (config === undefined && event.type !== 'league-configured') {
 			throw new LeagueError('the first event of a league must configure it');
+		}
+		// A deleted league takes no change until it is undeleted: a Confirm pressed after the delete stores nothing.
+		if (config?.deleted !== undefined && !(event.type === 'league-configured' && event.config.deleted === undefined)) {
+			throw new LeagueError(`the league ${config.name} was deleted: /league undelete brings it back`);
 		}
 		switch (event.type) {
 			case 'league-configured': {
@@ -208,8 +318,9 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					config !== undefined &&
 					(JSON.stringify(next.params) !== JSON.stringify(config.params) ||
 						next.reset !== config.reset ||
-						next.retirements !== config.retirements);
-				const first = races[0]?.seq;
+						next.retirements !== config.retirements ||
+						JSON.stringify(next.seasonReset ?? null) !== JSON.stringify(config.seasonReset ?? null));
+				const first = order.length > 0 ? positions[order[0]!] : undefined;
 				const retroFrom = ratingChange && first !== undefined ? first : undefined;
 				return {
 					newPlayers: [],
@@ -242,14 +353,24 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					edits: [],
 					...(event.preview !== undefined && { preview: event.preview }),
 				};
+				// A make-up race (dated before races already rated) changes rated history from its place on.
+				const position = nextPosition(date);
+				const retroFrom = position < lastRatedPosition() ? position : undefined;
 				return {
 					race: id,
 					newPlayers: created.map((p) => p.id),
+					...(retroFrom !== undefined && { retroFrom }),
 					commit: () => {
 						created.forEach(setPlayer);
 						claimed.forEach(({ player, simId }) => giveSimId(player, simId));
 						raceIndex.set(id, races.length);
+						const k = firstInOrderAfter(position);
 						races.push(record);
+						positions.push(position);
+						if (k === order.length) order.push(races.length - 1);
+						else order.splice(k, 0, races.length - 1);
+						if (date !== undefined && date > latestDate) latestDate = date;
+						if (retroFrom !== undefined) retro.push({ seq: at, from: retroFrom });
 						notePreviews(record);
 					},
 				};
@@ -301,6 +422,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 							raceIndex.set(record.id, races.length);
 							races.push(record);
 						}
+						reorder(); // the league had no race: nothing rated moves
 					},
 				};
 			}
@@ -320,6 +442,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				if (event.type === 'race-edited') {
 					checkDatedForReset(config, event.changes.date, race.id);
 					const content = planRaceContent(event.changes, race.id, resolve, players.size);
+					checkEditKeepsPenalties(penalties, race, content.entries);
 					created = content.created;
 					const { date, mode } = event.changes;
 					const name = event.changes.name ?? race.name;
@@ -330,6 +453,8 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						...(date !== undefined && { date }),
 						...(mode !== undefined && { mode }),
 						entries: content.entries,
+						// Only a date or a name changed under time penalties (checkEditKeepsPenalties): they stay.
+						...(race.classified !== undefined && { classified: race.classified }),
 						submittedBy: race.submittedBy,
 						submittedAt: race.submittedAt,
 						status: 'confirmed',
@@ -337,14 +462,19 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						...(race.preview !== undefined && { preview: race.preview }),
 					};
 				}
+				// A new date moves the race (and the undated races after it that sort by its date): rated history changes
+				// from the earliest of their places before and after.
+				const moved = next.date === race.date ? undefined : ratingPositions(races.map((r, k) => (k === i ? next : r)));
+				const retroFrom = earliestMoved(positions, moved, positions[i]!);
 				return {
 					race: race.id,
 					newPlayers: created.map((p) => p.id),
-					retroFrom: race.seq,
+					retroFrom,
 					commit: () => {
 						created.forEach(setPlayer);
 						races[i] = next;
-						retro.push({ seq: at, from: race.seq });
+						if (moved !== undefined) reorder();
+						retro.push({ seq: at, from: retroFrom });
 						notePreviews(next);
 					},
 				};
@@ -358,13 +488,14 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 				checkDatedForReset(config, race.date, race.id);
 				const edit: RaceEdit = { seq: at, kind: 'restored', by: event.by, at: event.at, reason: reason(event.reason) };
 				// Ratings replay from the race on, as after an edit (its entries were kept through voids and merges).
+				const retroFrom = positions[i]!;
 				return {
 					race: race.id,
 					newPlayers: [],
-					retroFrom: race.seq,
+					retroFrom,
 					commit: () => {
 						races[i] = { ...race, status: 'confirmed', edits: [...race.edits, edit] };
-						retro.push({ seq: at, from: race.seq });
+						retro.push({ seq: at, from: retroFrom });
 					},
 				};
 			}
@@ -401,6 +532,8 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					name: p.name,
 					aliases: p.aliases,
 					...(p.simIds !== undefined && { simIds: p.simIds }),
+					...(p.team !== undefined && { team: p.team }),
+					...(p.teams !== undefined && { teams: p.teams }),
 				};
 				return {
 					newPlayers: [],
@@ -417,17 +550,24 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 						`cannot merge ${gone.name} into ${into.name}: both raced in ${listWithMore(both)}${both.length > 8 ? ` (${both.length} races)` : ''}`,
 					);
 				}
-				const first = races.find((r) => has(r, gone.id))?.seq;
+				const raced = order.filter((k) => has(races[k]!, gone.id));
+				const first = raced.length > 0 ? positions[raced[0]!] : undefined;
 				return {
 					newPlayers: [],
 					...(first !== undefined && { retroFrom: first }),
 					commit: () => {
 						races.forEach((r, i) => {
 							if (!has(r, gone.id)) return;
+							const moved = (list: readonly RaceEntry[]) =>
+								list.map((e) => (e.player === gone.id ? { ...e, player: into.id } : e));
 							races[i] = {
 								...r,
-								entries: r.entries.map((e) => (e.player === gone.id ? { ...e, player: into.id } : e)),
+								entries: moved(r.entries),
+								...(r.classified !== undefined && { classified: moved(r.classified) }),
 							};
+						});
+						penalties.forEach((p, k) => {
+							if (p.player === gone.id) penalties[k] = { ...p, player: into.id };
 						});
 						const merged = {
 							...gone,
@@ -445,6 +585,72 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 							...(simIds.length > 0 && { simIds }),
 						});
 						if (first !== undefined) retro.push({ seq: at, from: first });
+					},
+				};
+			}
+			case 'penalty-given':
+			case 'penalty-withdrawn': {
+				const state = {
+					penalties,
+					confirmedRace,
+					raceAt: (id: string) => {
+						const i = raceIndex.get(id);
+						return i === undefined ? undefined : { race: races[i]!, i };
+					},
+					must,
+					reason,
+				};
+				const planned: PenaltyPlan =
+					event.type === 'penalty-given' ? planPenaltyGiven(event, at, state) : planPenaltyWithdrawn(event, at, state);
+				const changed = planned.race;
+				// A time penalty changes the race's order: ratings replay from it on, as after an edit.
+				const retroFrom = changed === undefined ? undefined : positions[changed.i]!;
+				return {
+					race: planned.record.race,
+					newPlayers: [],
+					...(retroFrom !== undefined && { retroFrom }),
+					commit: () => {
+						penalties[planned.index] = planned.record;
+						notePenalty(planned.record);
+						if (changed !== undefined) races[changed.i] = changed.next;
+						if (retroFrom !== undefined) retro.push({ seq: at, from: retroFrom });
+					},
+				};
+			}
+			case 'team-set': {
+				const p = must(event.player);
+				const team = event.team === null ? null : validName(event.team, 'team name');
+				if ((p.team ?? null) === team) {
+					throw new LeagueError(team === null ? `${p.name} has no team` : `${p.name} is already in ${team}`);
+				}
+				const teams = [...(p.teams ?? []), { seq: at, team }];
+				const next: PlayerInfo = { ...p, team: team ?? undefined, teams };
+				if (team === null) delete (next as { team?: string }).team;
+				return {
+					newPlayers: [],
+					commit: () => setPlayer(next),
+				};
+			}
+			case 'season-started':
+			case 'season-ended': {
+				const planned =
+					event.type === 'season-started'
+						? planSeasonStart(event, at, seasons, races, config)
+						: planSeasonEnd(event, seasons);
+				// As a rating position (rating-order.ts): a season that moves ratings changes every race sorting on or
+				// after its start; the first named one (replacing the calendar years) every race.
+				const retroFrom =
+					planned.retroFrom === undefined || event.type !== 'season-started'
+						? undefined
+						: seasons.length === 0
+							? BEFORE_EVERY_RACE
+							: ratingPosition(event.start, 0);
+				return {
+					newPlayers: [],
+					...(retroFrom !== undefined && { retroFrom }),
+					commit: () => {
+						seasons.splice(0, seasons.length, ...planned.seasons);
+						if (retroFrom !== undefined) retro.push({ seq: at, from: retroFrom });
 					},
 				};
 			}
@@ -552,7 +758,10 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		check(event) {
 			// Refused on new events only: `apply` folds what is stored, whatever it holds.
 			const preview =
-				event.type === 'race-submitted' || event.type === 'race-edited' || event.type === 'players-merged'
+				event.type === 'race-submitted' ||
+				event.type === 'race-edited' ||
+				event.type === 'players-merged' ||
+				event.type === 'penalty-given'
 					? event.preview
 					: undefined;
 			const stored = preview === undefined ? undefined : previews.get(preview);
@@ -571,26 +780,41 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		resolve,
 		playerByUser,
 		playerBySimId: (simId) => live(simIndex.get(simId)),
+		seasons: () => seasons,
+		penalties: () => penalties,
 		players: () => [...players.values()].filter((p) => p.mergedInto === undefined),
 		races: () => races,
 		race: (id) => {
 			const i = raceIndex.get(id);
 			return i === undefined ? undefined : races[i];
 		},
-		ratedRaces(afterSeq = -1) {
-			const out: RatedRace[] = [];
-			for (let i = firstAfter(races, afterSeq); i < races.length; i++) {
-				const r = races[i]!;
-				if (r.status === 'confirmed') {
-					out.push({ seq: r.seq, race: { id: r.id, date: r.date, mode: r.mode, entries: r.entries } });
-				}
+		ratedRaces: ratedAfter,
+		ratedRacesSince(basis) {
+			const since: number[] = [];
+			for (let i = firstAfter(races, basis); i < races.length; i++) {
+				if (races[i]!.status === 'confirmed') since.push(i);
 			}
-			return out;
+			return since.sort((a, b) => positions[a]! - positions[b]!).map(rated);
 		},
+		positionOf: (id) => {
+			const i = raceIndex.get(id);
+			return i === undefined ? undefined : positions[i];
+		},
+		ratedAfterDate: (date) => ratedAfter(nextPosition(date)),
 		storedPreview: (preview) => previews.get(preview),
 		playerById: (id) => players.get(id),
 		touchedSince: (basis) => retro.reduce((min, r) => (r.seq > basis && r.from < min ? r.from : min), Infinity),
-		snapshot: () => ({ version: 1, seq, config, players: [...players.values()], races: [...races], retro: [...retro] }),
+		snapshot: () => ({
+			version: 1,
+			order: 'date',
+			seq,
+			config,
+			players: [...players.values()],
+			races: [...races],
+			retro: [...retro],
+			...(seasons.length > 0 && { seasons: [...seasons] }),
+			...(penalties.length > 0 && { penalties: [...penalties] }),
+		}),
 	};
 }
 
@@ -602,6 +826,8 @@ const storedText = (stored: StoredPreview): string => {
 			return `confirmed as an edit of ${stored.race}`;
 		case 'merged':
 			return `confirmed: player ${stored.from} was merged into ${stored.into}`;
+		case 'penalty':
+			return `confirmed as penalty ${stored.penalty} of ${stored.race}`;
 	}
 };
 
@@ -639,6 +865,30 @@ const unique = (names: readonly string[]) => {
 	const seen = new Set<string>();
 	return names.filter((n) => !seen.has(nameKey(n)) && seen.add(nameKey(n)));
 };
+
+/** The indices of `positions` by position. */
+const byPosition = (positions: readonly RatingPosition[]): number[] =>
+	positions.map((_, i) => i).sort((a, b) => positions[a]! - positions[b]!);
+
+/** The latest date of `races` ('' when none is dated). */
+const latestOf = (races: readonly RaceRecord[]): string =>
+	races.reduce((latest, r) => (r.date !== undefined && r.date > latest ? r.date : latest), '');
+
+/**
+ * The earliest rating position an edit changes: the edited race's own (`at`), and of every race whose position moves
+ * (`after`: the positions once edited, undefined when none moves), the earlier of its two.
+ */
+function earliestMoved(
+	before: readonly RatingPosition[],
+	after: readonly RatingPosition[] | undefined,
+	at: RatingPosition,
+): RatingPosition {
+	let from = at;
+	after?.forEach((p, k) => {
+		if (p !== before[k]) from = Math.min(from, p, before[k]!);
+	});
+	return from;
+}
 
 /** Index of the first race with seq > afterSeq (races are in seq order). */
 function firstAfter(races: readonly RaceRecord[], afterSeq: number): number {

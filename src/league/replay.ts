@@ -48,6 +48,31 @@ export interface ReplayOptions {
 	readonly reset?: 'yearly' | undefined;
 	/** How retirements are read (rankRace; default `ordered`). */
 	readonly retirements?: RetirementReading | undefined;
+	/**
+	 * The league's seasons and what ratings do at each one's first race (docs/seasons.md; absent: nothing, they carry
+	 * over). Independent of `reset`, which keeps restarting at each calendar year; where both begin a season at the
+	 * same race, the restart wins.
+	 */
+	readonly seasons?: SeasonBoundaries | undefined;
+}
+
+/** Where seasons begin, and what their first race does to every rating. */
+export interface SeasonBoundaries {
+	/**
+	 * The seasons' first days (`YYYY-MM-DD`, ascending), or `calendar-years`: a league that named no season has one
+	 * per calendar year (seasons.ts). A race's season is the latest start on or before its date; an undated race is in
+	 * the season of the races before it (it begins none).
+	 */
+	readonly starts: readonly string[] | 'calendar-years';
+	/**
+	 * `carry`: nothing happens; `restart`: every rating starts again from a newcomer (as the yearly reset, and a race
+	 * of an earlier season confirmed late counts in no rating); `soft`: every rated player's state moves `share` of
+	 * the way toward the mean rating of the league (system.shrinkToward; a late race of an earlier season is rated as
+	 * it comes, since the ratings it would have changed were carried over in part).
+	 */
+	readonly mode: 'carry' | 'restart' | 'soft';
+	/** For `soft`: the share of the way to the mean, 0..1. */
+	readonly share?: number | undefined;
 }
 
 /** One participant's change in one race. */
@@ -76,8 +101,13 @@ export interface PreparedRace<S> {
 	readonly field: readonly FieldEntry<S>[];
 	/** Which participants had no rating before this race. */
 	readonly newcomers: readonly boolean[];
-	/** Whether applying this race first resets every rating (yearly reset). */
+	/** Whether applying this race first resets every rating (yearly reset, or a season's restart). */
 	readonly reset: boolean;
+	/**
+	 * At a season's soft reset: every rated player's record with its state moved toward the league's mean, which
+	 * `commit` stores before the race's own changes (the field's states are already these, grown to the race's day).
+	 */
+	readonly moved?: ReadonlyMap<string, PlayerRecord<S>> | undefined;
 	/**
 	 * Under the yearly reset, why this race counts in no rating: it is dated in a year before the season being rated
 	 * (a race from a season already over, confirmed late). Undefined for every other race.
@@ -170,37 +200,74 @@ function replayFrom<S, P>(
 	const idleDays = (record: PlayerRecord<S>, date: string | undefined): number =>
 		date === undefined || record.lastDate === undefined ? 0 : Math.max(0, daysBetween(record.lastDate, date));
 
-	/** Grow a stored state over the idle days up to `date`; unchanged when either date is unknown. */
-	const grown = (record: PlayerRecord<S>, date: string | undefined): S => {
-		const days = idleDays(record, date);
-		return days > 0 ? system.elapse(record.state, days, params) : record.state;
-	};
+	const grown = (record: PlayerRecord<S>, date: string | undefined): S => grownState(system, params, record, date);
 
-	const prepare = (race: Race): PreparedRace<S> => {
-		let reset = false;
+	/**
+	 * What the race's place in the seasons does. The season is that of the latest race rated so far: it only moves
+	 * forward. A race of a later season begins it; a race of an earlier one (confirmed after the season moved on),
+	 * under a restart, would have counted only in ratings that a reset has cleared since, so it counts in none.
+	 * Comparing with the previous race's season instead would reset every rating twice around such a race, losing the
+	 * current season.
+	 */
+	const seasonStep = (race: Race): { begins?: 'restart' | 'soft'; outOfSeason?: string } => {
+		let begins: 'restart' | 'soft' | undefined;
 		let outOfSeason: string | undefined;
 		if (options.reset === 'yearly') {
 			if (race.date === undefined)
 				throw new ReplayError(`race ${race.id} has no date: a yearly reset needs dated races`);
-			// The season is the year of the latest race rated so far: it only moves forward. A race of a later year
-			// starts a new season; a race of an earlier one (confirmed after the season moved on) would have counted
-			// only in ratings that a reset has cleared since, so it counts in none. Comparing with the previous race's
-			// year instead would reset every rating twice around such a race, losing the current season.
 			const season = lastDate === undefined ? undefined : yearOf(lastDate);
 			const year = yearOf(race.date);
-			reset = season !== undefined && year > season;
+			if (season !== undefined && year > season) begins = 'restart';
 			if (season !== undefined && year < season) {
 				outOfSeason = `it is dated ${race.date}, in a season before the current one (${season}), and ratings restart every year: it counts in no rating`;
 			}
 		}
+		const seasons = options.seasons;
+		if (seasons !== undefined && seasons.mode !== 'carry' && race.date !== undefined && lastDate !== undefined) {
+			const current = seasonIndex(seasons.starts, lastDate);
+			const index = seasonIndex(seasons.starts, race.date);
+			if (index > current && begins === undefined) begins = seasons.mode;
+			if (index < current && seasons.mode === 'restart' && outOfSeason === undefined) {
+				outOfSeason = `it is dated ${race.date}, in a season before the current one, and ratings restart every season: it counts in no rating`;
+			}
+		}
+		return { ...(begins !== undefined && { begins }), ...(outOfSeason !== undefined && { outOfSeason }) };
+	};
+
+	/** Every rated player's record moved `share` of the way toward the mean rating of them all (a soft reset). */
+	const movedTowardMean = (share: number): Map<string, PlayerRecord<S>> | undefined => {
+		// A system that cannot say how to move its state carries its ratings over (RatingSystem.shrinkToward).
+		if (system.shrinkToward === undefined || players.size === 0) return undefined;
+		let sum = 0;
+		for (const record of players.values()) sum += system.summary(record.state, params).rating;
+		const mean = sum / players.size;
+		const moved = new Map<string, PlayerRecord<S>>();
+		for (const [player, record] of players) {
+			moved.set(player, { ...record, state: system.shrinkToward(record.state, mean, share, params) });
+		}
+		return moved;
+	};
+
+	const prepare = (race: Race): PreparedRace<S> => {
+		const { begins, outOfSeason } = seasonStep(race);
+		const reset = begins === 'restart';
+		const moved = begins === 'soft' ? movedTowardMean(options.seasons?.share ?? 0) : undefined;
 		const ranked = rankRace(race, options.retirements);
 		const newcomers: boolean[] = [];
 		const field = ranked.map((entry): FieldEntry<S> => {
-			const record = reset ? undefined : players.get(entry.player);
+			const record = reset ? undefined : (moved?.get(entry.player) ?? players.get(entry.player));
 			newcomers.push(record === undefined);
 			return { ...entry, state: record === undefined ? system.newcomer(params) : grown(record, race.date) };
 		});
-		return { race, field, newcomers, reset, at: racesApplied, ...(outOfSeason !== undefined && { outOfSeason }) };
+		return {
+			race,
+			field,
+			newcomers,
+			reset,
+			...(moved !== undefined && { moved }),
+			at: racesApplied,
+			...(outOfSeason !== undefined && { outOfSeason }),
+		};
 	};
 
 	const commit = (prepared: PreparedRace<S>, describe = true): RaceOutcome => {
@@ -221,7 +288,11 @@ function replayFrom<S, P>(
 		}
 		if (prepared.reset) {
 			players.clear();
-			generation++; // every cached standings row is of the year before
+			generation++; // every cached standings row is of the season before
+		}
+		if (prepared.moved !== undefined) {
+			for (const [player, record] of prepared.moved) players.set(player, record);
+			generation++;
 		}
 		racesApplied++;
 		lastDate = latest(race.date, lastDate);
@@ -315,6 +386,18 @@ function replayFrom<S, P>(
 	};
 }
 
+/** A stored state grown over the idle days up to `date`; unchanged when either date is unknown or `date` is not later. */
+export function grownState<S, P>(
+	system: RatingSystem<S, P>,
+	params: P,
+	record: PlayerRecord<S>,
+	date: string | undefined,
+): S {
+	const days =
+		date === undefined || record.lastDate === undefined ? 0 : Math.max(0, daysBetween(record.lastDate, date));
+	return days > 0 ? system.elapse(record.state, days, params) : record.state;
+}
+
 /** Replay a whole history; the replay is returned for queries, with every race's outcome. */
 export function replayHistory<S, P>(
 	system: RatingSystem<S, P>,
@@ -329,6 +412,19 @@ export function replayHistory<S, P>(
 		onRace?.(outcome);
 	}
 	return replay;
+}
+
+/** The number of season starts on or before `date` (ISO dates order as strings): its season's place in the list. */
+function seasonIndex(starts: SeasonBoundaries['starts'], date: string): number {
+	if (starts === 'calendar-years') return yearOf(date);
+	let lo = 0;
+	let hi = starts.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if (starts[mid]! <= date) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
 }
 
 /** Days whose standings rows a replay keeps (today's, the ungrown ones, and a day the jobs ask for). */

@@ -6,9 +6,9 @@ import type { Race, RatingSystem } from '../ratings/types.js';
  * A league's standings as of a day (issue 7 §1): the one definition that reads, the daily job, the monthly post, the
  * charts and the CLI all share.
  *
- * The standings of `day` are the replay, in log (confirmation) order, of the races that had happened by then (dated
- * on or before `day`, or undated), with each player's state grown over the idle days from their last dated race to
- * `day` (Replay.standings(day): system.elapse once from the race state, never composed, so the same history and day
+ * The standings of `day` are the replay, in rating order (rating-order.ts), of the races that had happened by then
+ * (dated on or before `day`, or undated), with each player's state grown over the idle days from their last dated race
+ * to `day` (Replay.standings(day): system.elapse once from the race state, never composed, so the same history and day
  * always give the same bits). Reads use "today" in the league's time zone, or the latest race date when a race is
  * dated later than today (replay.ts has then already rated it; see `readingDay`).
  */

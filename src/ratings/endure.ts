@@ -1,6 +1,7 @@
 import { resolveParams, type ParamSpec } from './params.js';
 import {
 	forget,
+	plEloShrinkToward,
 	plEloNewcomer,
 	plEloParamSpecs,
 	plEloSummary,
@@ -69,6 +70,7 @@ export const endure = {
 	newcomer: plEloNewcomer,
 	rateRace: (field, params) => rateField(field, params, endureScoreInfo),
 	elapse: forget,
+	shrinkToward: plEloShrinkToward,
 	summary: plEloSummary,
 	performance: (state: EndureState, _params?: EndureParams): Performance => ({
 		kind: 'exp-longest',

@@ -200,6 +200,11 @@ export const folyami = {
 	rateRace,
 	// Spec step 8: no decay and no treatment of hiatus.
 	elapse: (state: FolyamiState, _days: number, _params: FolyamiParams): FolyamiState => state,
+	// A season's soft reset moves the Elo rating only: `entries` keeps the provisional K factors where they were.
+	shrinkToward: (state: FolyamiState, mean: number, share: number): FolyamiState => ({
+		...state,
+		rating: state.rating + share * (mean - state.rating),
+	}),
 	summary: (state: FolyamiState, params: FolyamiParams) => ({
 		rating: state.rating,
 		uncertainty: undefined,

@@ -273,6 +273,11 @@ export const glicko = {
 		if (!(days >= 0)) throw new RangeError(`glicko: elapsed days must be >= 0, got ${days}`);
 		return { ...state, rd: rdGrowth(state.rd, params.c, days, params.maxRd) };
 	},
+	// A season's soft reset moves r only: RD is left to its own growth over the idle days (elapse), as between races.
+	shrinkToward: (state: GlickoState, mean: number, share: number): GlickoState => ({
+		...state,
+		rating: state.rating + share * (mean - state.rating),
+	}),
 	summary: (state: GlickoState, params: GlickoParams) => ({
 		rating: state.rating,
 		uncertainty: state.rd,

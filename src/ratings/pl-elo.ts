@@ -102,6 +102,15 @@ export function forget(state: PlEloState, h: number, params: PlEloParams): PlElo
 }
 
 /**
+ * A season's soft reset (endure and speed): R moves `share` of the way toward `mean`, like forgetting (which moves R
+ * toward 0, eq. 7) but toward the league's mean and once; k is kept, so the extended version's per-racer
+ * uncertainty is what the racer's races earned.
+ */
+export function plEloShrinkToward(state: PlEloState, mean: number, share: number): PlEloState {
+	return { ...state, rating: state.rating + share * (mean - state.rating) };
+}
+
+/**
  * Rate a field with a race model `stats` (finishing-order ratings and ranks -> score, info). Base version (eq. 4,
  * all rounds at the pre-race R): R_i <- R_i + k·score_i. Extended (eq. 5-6): k_i <- 1/(1/k_i + info_i), then
  * R_i <- R_i + k_i·score_i with the updated (posterior) or the pre-race (prior) k_i.

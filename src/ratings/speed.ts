@@ -1,6 +1,7 @@
 import { resolveParams, type ParamSpec } from './params.js';
 import {
 	forget,
+	plEloShrinkToward,
 	plEloNewcomer,
 	plEloParamSpecs,
 	plEloSummary,
@@ -60,6 +61,7 @@ export const speed = {
 	newcomer: plEloNewcomer,
 	rateRace: (field, params) => rateField(field, params, speedScoreInfo),
 	elapse: forget,
+	shrinkToward: plEloShrinkToward,
 	summary: plEloSummary,
 	performance: (state: SpeedState, _params?: SpeedParams): Performance => ({
 		kind: 'exp-shortest',

@@ -293,6 +293,9 @@ export const stk: RatingSystem<StkState, StkParams> = {
 	newcomer,
 	rateRace,
 	elapse: (state) => state,
+	// A season's soft reset moves the ranking points only: maxScore stays the highest score ever stored (the
+	// reference's record, which sets the ranking factor) and the race count keeps the base points where they were.
+	shrinkToward: (state, mean, share) => ({ ...state, score: state.score + share * (mean - state.score) }),
 	summary,
 	performance,
 };

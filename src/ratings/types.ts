@@ -19,6 +19,8 @@ export interface RaceEntry {
 	/** Finish time in seconds, when known. */
 	readonly time?: number | undefined;
 	readonly status: EntryStatus;
+	/** The racer's team, when the result gives one (championship tables only: no rating system reads it). */
+	readonly team?: string | undefined;
 }
 
 export interface Race {
@@ -100,6 +102,14 @@ export interface RatingSystem<S, P> {
 	elapse(state: S, days: number, params: P): S;
 	summary(state: S, params: P): RatingSummary;
 	performance(state: S, params: P): Performance;
+	/**
+	 * A season's soft reset (replay.ts, docs/seasons.md): the state with its rating (the summary's `rating`) moved
+	 * `share` (0..1) of the way toward `mean`, rating + share · (mean − rating), everything else kept: the
+	 * uncertainty stays what the player's record earned (a soft reset says the past counts less, not that we know
+	 * less), and so do the race counts behind provisional status. Optional: a system without it carries its ratings
+	 * over unchanged at a soft reset.
+	 */
+	shrinkToward?(state: S, mean: number, share: number, params: P): S;
 }
 
 /** A rating system whose state and params types are erased, for registries and the CLI. */

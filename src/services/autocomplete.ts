@@ -1,4 +1,5 @@
 import { nameKey } from '../league/race-log-checks.js';
+import { seasonsOf } from '../league/seasons.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import type { LeagueService } from './league-service.js';
@@ -35,6 +36,8 @@ export interface AutocompleteService {
 	leagues(actor: Actor, typed: string): Promise<Choice[]>;
 	players(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
 	races(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
+	/** The league's seasons (seasons.ts), newest first. */
+	seasons(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
 }
 
 export function createAutocompleteService(repo: LeagueRepository, leagues: LeagueService): AutocompleteService {
@@ -87,6 +90,18 @@ export function createAutocompleteService(repo: LeagueRepository, leagues: Leagu
 				value: several ? `${league.config.name}/${r.id}` : r.id,
 			}));
 			return rankChoices(typed, choices);
+		},
+		async seasons(actor, leagueRef, typed) {
+			const league = await leagueOf(actor, leagueRef);
+			if (!league) return [];
+			const seasons = [...seasonsOf(await repo.loadState(league.id))].reverse();
+			return rankChoices(
+				typed,
+				seasons.map((s) => ({
+					name: `${s.name} · ${s.start}${s.end === undefined ? ' –' : ` – ${s.end}`}`,
+					value: s.name,
+				})),
+			);
 		},
 	};
 }

@@ -46,6 +46,11 @@ export interface StoredField {
 
 interface RawHead {
 	readonly v: 1;
+	/**
+	 * `date`: written since races are rated in date order (rating-order.ts). A head without it was replayed in
+	 * confirmation order, which differs for a league with make-up races: it is not used.
+	 */
+	readonly order?: 'date';
 	readonly seq: number;
 	readonly paramsKey: string;
 	readonly replay: ReplaySnapshot<unknown>;
@@ -111,6 +116,7 @@ export async function writeChanges(
 	const last = changes.lastChanges;
 	const head: RawHead = {
 		v: 1,
+		order: 'date',
 		seq: changes.seq,
 		paramsKey: changes.paramsKey,
 		replay: changes.replay,
@@ -141,7 +147,7 @@ export async function readChanges(
 ): Promise<{ changes: StoredChanges; keys: string[] } | undefined> {
 	const [raw] = await repo.readCache(league, [headKey(system)]);
 	const head = raw as RawHead | undefined;
-	if (head?.v !== 1 || !Array.isArray(head.chunks)) return undefined;
+	if (head?.v !== 1 || head.order !== 'date' || !Array.isArray(head.chunks)) return undefined;
 	const fields: StoredField[] = [];
 	for (const key of head.chunks) {
 		const [chunk] = (await repo.readCache(league, [key])) as (RawChunk | undefined)[];

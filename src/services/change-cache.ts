@@ -12,8 +12,9 @@ import { replayOptionsOf, replaySettingsKey } from '../league/replay-options.js'
 /**
  * The rated history per (league, system) that `/rating` and `/race show` explain (issue 8 §4): one replay kept per
  * key with every player's last change, every player's standout races (best and worst place against the expected
- * place) and the rated fields of the races that are still someone's last race. Races submitted since are applied on top; only an event
- * that changed rated history (void, edit, merge, parameters) replays it all, yielding to the event loop between
+ * place) and the rated fields of the races that are still someone's last race. Races submitted since are applied on
+ * top; only an event that changed rated history (void, edit, merge, parameters, a make-up race dated before races
+ * already rated) replays it all, yielding to the event loop between
  * slices (event-loop.ts). Calls for one key run one at a time, so a replay in progress is never applied twice.
  *
  * At scale (issue 9 §2: 15,000 races of 20 racers): rather than every player's every result (300,000 objects per
@@ -148,8 +149,8 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 			seq: stored?.seq ?? -1,
 			system: impl,
 			params,
-			paramsKey: replaySettingsKey(config, system),
-			replay: createReplay<unknown, unknown>(impl, params, replayOptionsOf(config), stored?.replay),
+			paramsKey: replaySettingsKey(config, system, state.seasons()),
+			replay: createReplay<unknown, unknown>(impl, params, replayOptionsOf(config, state.seasons()), stored?.replay),
 			byPlayer: new Map(stored?.lastChanges.map(({ player, ...change }) => [player, change])),
 			standouts: new Map(stored?.standouts),
 			lastRaceOf: new Map(stored?.lastRaceOf),
@@ -281,7 +282,7 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		entries.set(key, entry);
 		for (const idle of [...entries.keys()].slice(0, Math.max(0, entries.size - WARM))) entries.delete(idle);
 		const slicer = createSlicer();
-		for (const { race } of state.ratedRaces(entry.seq)) {
+		for (const { race } of state.ratedRacesSince(entry.seq)) {
 			applyRace(entry, race);
 			entry.sinceStored++;
 			if (slicer.due()) await slicer.pause();

@@ -149,7 +149,14 @@ export async function ratingHistoryChart(
 			.map((r) => r.race)
 			.filter((race) => happenedBy(race, asOf));
 		dated = races.every((race) => race.date !== undefined);
-		const steps = playerHistoriesInSteps(system, params, races, ids, replayOptionsOf(league.config), RACES_PER_SLICE);
+		const steps = playerHistoriesInSteps(
+			system,
+			params,
+			races,
+			ids,
+			replayOptionsOf(league.config, state.seasons()),
+			RACES_PER_SLICE,
+		);
 		let step = steps.next();
 		for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
 		histories = step.value;

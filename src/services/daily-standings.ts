@@ -57,7 +57,7 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 			}
 			if (early.length > 0) {
 				const params: unknown = system.params(league.config.params[system.id]);
-				const options = replayOptionsOf(league.config);
+				const options = replayOptionsOf(league.config, state.seasons());
 				const steps = standingsOnDaysInSteps(system, params, races, early, options, RACES_PER_SLICE);
 				let step = steps.next();
 				for (; step.done !== true; step = steps.next()) await yieldToEventLoop();

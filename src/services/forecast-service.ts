@@ -1,5 +1,6 @@
 import { createForecastRun, DEFAULT_SEASONS, DEFAULT_SEED } from '../analysis/forecast.js';
-import { forecastSetup, racesLeftFromLastYear } from '../analysis/forecast-setup.js';
+import { forecastSetup, racesLeftFromLastYear, racesLeftFromSeason } from '../analysis/forecast-setup.js';
+import { findSeason, seasonContains } from '../league/seasons.js';
 import { isUndatedHistory } from '../analysis/season-so-far.js';
 import { yearOf } from '../league/dates.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
@@ -50,6 +51,10 @@ export interface ForecastView {
 	readonly racesLeft: number;
 	/** Set when races-left was not given: taken from last year's number of races. */
 	readonly racesLeftFromLastYear: boolean;
+	/** The current named season (`/season start`), whose races so far count (absent: the calendar year). */
+	readonly season?: string | undefined;
+	/** Set when races-left was not given and the season planned its races: races left = this less those held. */
+	readonly plannedRaces?: number | undefined;
 	readonly points: readonly number[];
 	/** `f1`, `motogp` or the list. */
 	readonly pointsText: string;
@@ -105,7 +110,15 @@ export function createForecastService(
 			const state = await repo.loadState(league.id);
 			const races = state.ratedRaces().map((r) => r.race);
 			const asOf = leagueReadingDay(state, league.config.timezone, clock());
-			const racesLeft = given ?? racesLeftFromLastYear(races, asOf);
+			// The current named season (seasons.ts): the season so far counts from its start, and a planned number of
+			// races gives the races left; a league without named seasons keeps the calendar year.
+			const current = findSeason(state, undefined, asOf);
+			const named = current !== undefined && !current.implicit && seasonContains(current, asOf) ? current : undefined;
+			const planned =
+				given === undefined && named?.plannedRaces !== undefined
+					? racesLeftFromSeason(races, asOf, { start: named.start, plannedRaces: named.plannedRaces })
+					: undefined;
+			const racesLeft = given ?? planned?.left ?? racesLeftFromLastYear(races, asOf);
 			if (racesLeft === undefined) {
 				throw refused(
 					'races-left-needed',
@@ -123,6 +136,7 @@ export function createForecastService(
 				races,
 				asOf,
 				racesLeft,
+				seasonStart: named?.start,
 				points,
 				bestResults,
 				seasons: input.seasons ?? DEFAULT_SEASONS,
@@ -173,7 +187,9 @@ export function createForecastService(
 				undated: season.undated,
 				racesSoFar: season.races,
 				racesLeft,
-				racesLeftFromLastYear: given === undefined,
+				racesLeftFromLastYear: given === undefined && planned === undefined,
+				...(named !== undefined && { season: named.name }),
+				...(planned !== undefined && { plannedRaces: named?.plannedRaces }),
 				points,
 				pointsText: pointsTableText(points),
 				bestResults,

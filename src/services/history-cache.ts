@@ -12,7 +12,8 @@ import { replayOptionsOf } from '../league/replay-options.js';
  * Every player's rating history per (league, system), for the /rating chart (issue 7 §4). Replaying a 10,000-race
  * league for one chart took a second of the event loop (bench:load: at 2.5 charts a second nothing else was
  * answered); here the replay is kept and races submitted since are applied on top, so a chart reads its players'
- * steps. An event that changed rated history (void, edit, merge, parameters) replays it all, yielding between slices.
+ * steps. An event that changed rated history (void, edit, merge, parameters, a make-up race dated before races already
+ * rated) replays it all, yielding between slices.
  * Only the most recently used histories are kept (each holds a step per rated entry: about 30 MB at 10,000 races of
  * 15). Calls for one key run one at a time, so a replay in progress is never applied twice.
  */
@@ -49,7 +50,7 @@ export function createHistoryCache(repo: LeagueRepository): HistoryCache {
 		const config = log.config();
 		const system = getSystem(systemId);
 		const params: unknown = system.params(config?.params[systemId]);
-		const replay = createReplay<unknown, unknown>(system, params, replayOptionsOf(config));
+		const replay = createReplay<unknown, unknown>(system, params, replayOptionsOf(config, log.seasons()));
 		return { seq: -1, races: 0, system, params, replay, histories: new Map() };
 	};
 
@@ -64,7 +65,7 @@ export function createHistoryCache(repo: LeagueRepository): HistoryCache {
 		entries.set(key, entry);
 		while (entries.size > KEPT) entries.delete(entries.keys().next().value!);
 		const slicer = createSlicer();
-		for (const { race } of log.ratedRaces(entry.seq)) {
+		for (const { race } of log.ratedRacesSince(entry.seq)) {
 			const outcome = entry.replay.apply(race);
 			entry.races++;
 			for (const change of outcome.changes) {

@@ -280,7 +280,7 @@ export function createInboxService(
 	/** The league of a file record for a button press: an organizer of it, now, in its own server. */
 	const pressedLeague = async (actor: Actor, record: InboxFileRecord): Promise<LeagueInfo> => {
 		const league = await repo.getLeague(record.league);
-		if (league === undefined || league.config.guildId !== actor.guildId) {
+		if (league === undefined || league.config.guildId !== actor.guildId || league.config.deleted !== undefined) {
 			throw refused('inbox-unknown', 'This preview belongs to no league of this server: nothing was stored.');
 		}
 		requireOrganizer(actor, league.config);
@@ -471,7 +471,9 @@ export function createInboxService(
 			const expected = current === undefined ? Buffer.alloc(32) : Buffer.from(current.hash, 'hex');
 			const matches = timingSafeEqual(expected, sha256(token!));
 			if (!matches || current === undefined || settings === undefined) return undefined;
-			return repo.getLeague(settings.league);
+			// A deleted league's token opens nothing, as if revoked (its log would refuse the race anyway).
+			const league = await repo.getLeague(settings.league);
+			return league?.config.deleted === undefined ? league : undefined;
 		},
 
 		async receive(league, file, outlet) {

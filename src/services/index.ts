@@ -10,6 +10,7 @@ import { createLeagueService, type LeagueService } from './league-service.js';
 import { createLeagueCalibrateService, type LeagueCalibrateService } from './league-calibrate-service.js';
 import { createLeagueStatsService, type LeagueStatsService } from './league-stats-service.js';
 import { createLeagueTransferService, type LeagueTransferService } from './league-transfer-service.js';
+import { createLeagueDeleteService, type LeagueDeleteService } from './league-delete-service.js';
 import { createForecastService, type ForecastService } from './forecast-service.js';
 import { createOddsService, type OddsService } from './odds-service.js';
 import { createPlayerService, type PlayerService } from './player-service.js';
@@ -18,14 +19,24 @@ import type { MonthlyPostComposer } from './monthly-post-port.js';
 import { createRankingPostService, type RankingPostService } from './ranking-post-service.js';
 import { createRatingService, type RatingService } from './rating-service.js';
 import { createInboxService, type InboxService } from './inbox-service.js';
+import { createStandingsService, type StandingsService } from './standings-service.js';
 import { createMemoryStore } from '../storage/memory-store.js';
 import type { Logger } from '../logger.js';
+import { createRoleSyncService, watchAppends, type RoleSyncService } from './role-sync-service.js';
+import { createRankRolesService, type RankRolesService } from './rank-roles-service.js';
+import { createSeasonService, type SeasonService } from './season-service.js';
 
 /** Every service over one repository: what the router hands each command in its context. */
 export interface Services {
 	readonly leagues: LeagueService;
+	/** Rank roles kept in step with the leaderboard (the bot connects Discord to it; the daily job and writes start it). */
+	readonly roleSync: RoleSyncService;
+	/** `/league roles`: the tiers, the provisional role, on (previewed) and off. */
+	readonly rankRoles: RankRolesService;
 	/** `/league import` and `/league export`. */
 	readonly transfer: LeagueTransferService;
+	/** `/league delete` (previewed, with the export) and `/league undelete`. */
+	readonly deletion: LeagueDeleteService;
 	/** `/league stats`: each system's predictions backtested on the league's own history (issue 10 §3). */
 	readonly stats: LeagueStatsService;
 	/** `/league calibrate`: one system calibrated on the league's history, applied on Confirm (issue 10 §3). */
@@ -46,6 +57,10 @@ export interface Services {
 	readonly inbox: InboxService;
 	/** The bot's public web address, if set (ServicesOptions.webUrl): for links to leagues' pages (leaguePageUrl). */
 	readonly webUrl: () => string | undefined;
+	/** The championship: `/standings`, `/race penalty`, `/player team`, the season-end post (standings-service.ts). */
+	readonly standings: StandingsService;
+	/** `/season start|end|list`: the league's named seasons (season-service.ts). */
+	readonly seasons: SeasonService;
 }
 
 /** `clock` is the one clock of every service: "today" in a league's time zone comes from it (league-day.ts). */
@@ -74,30 +89,48 @@ export interface ServicesOptions extends RaceServiceOptions {
 	readonly inboxChannel?: string | undefined;
 }
 
-export function createServices(repo: LeagueRepository, options: ServicesOptions = {}): Services {
+export function createServices(unwatched: LeagueRepository, options: ServicesOptions = {}): Services {
 	const { clock = () => new Date() } = options;
+	// Rank roles follow every write of every service (commands, buttons, the results inbox): the appends are watched.
+	const roleSync = createRoleSyncService(unwatched, {
+		store: options.jobs ?? createMemoryStore().namespace('jobs'),
+		clock,
+		log: options.log,
+	});
+	const repo = watchAppends(unwatched, (leagueId) => roleSync.leagueChanged(leagueId));
 	const leagues = createLeagueService(repo, { clock });
 	const daily = createDailyStandingsService(repo);
 	// One rated history per (league, system) for /rating and /race show (issue 8 §4).
 	const changes = createChangeCache(repo);
 	const composer = options.composer ?? createRankingComposer({ repo, daily, charts: options.charts });
 	const races = createRaceService(repo, leagues, { ...options, clock, changes });
+	const transfer = createLeagueTransferService(repo, leagues, clock);
 	return {
 		leagues,
-		transfer: createLeagueTransferService(repo, leagues, clock),
+		roleSync,
+		rankRoles: createRankRolesService({ repo, leagues, sync: roleSync, clock, newId: options.newId }),
+		transfer,
+		deletion: createLeagueDeleteService(repo, leagues, transfer, { clock, newId: options.newId }),
 		stats: createLeagueStatsService(repo, leagues),
 		calibrate: createLeagueCalibrateService(repo, leagues, { clock }),
 		races,
 		ratings: createRatingService(repo, leagues, clock, changes),
 		odds: createOddsService(repo, leagues, clock),
 		forecast: createForecastService(repo, leagues, clock),
-		leaderboard: createLeaderboardService(repo, leagues, clock),
+		leaderboard: createLeaderboardService(repo, leagues, clock, daily),
 		players: createPlayerService(repo, leagues, { clock, newId: options.newId ?? newPreviewId }),
 		autocomplete: createAutocompleteService(repo, leagues),
 		daily,
 		composer,
 		rankingPost: createRankingPostService({ leagues, composer, jobs: options.jobs, clock }),
 		webUrl: options.webUrl ?? (() => undefined),
+		seasons: createSeasonService(repo, leagues, clock),
+		standings: createStandingsService(repo, leagues, {
+			clock,
+			newId: options.newId ?? newPreviewId,
+			daily,
+			charts: options.charts,
+		}),
 		inbox: createInboxService(repo, leagues, races, {
 			store: options.inboxStore ?? createMemoryStore().namespace('inbox'),
 			clock,

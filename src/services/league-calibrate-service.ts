@@ -144,7 +144,11 @@ export function createLeagueCalibrateService(
 		if (races.length < MIN_STATS_RACES) throw tooFewRaces('calibrate-few-races', races.length, 'calibration needs');
 		const current = config.params[system] ?? {};
 		const result = await refuse('calibrate-failed', () =>
-			runner({ system, races, options: { fixed: current, ...replayOptionsOf(config), maxEvaluations } }),
+			runner({
+				system,
+				races,
+				options: { fixed: current, ...replayOptionsOf(config, state.seasons()), maxEvaluations },
+			}),
 		);
 		const found = result.dimensions.length > 0 && result.races > 0 && result.gain >= MIN_GAIN;
 		const withinNoise = found && !(result.gain > NOISE_STANDARD_ERRORS * result.gainStandardError);

@@ -19,6 +19,7 @@ import { refuse, refused, UserFacingError } from './errors.js';
 import { nextPost } from './ranking-post-schedule.js';
 import { formatLocal } from './zoned-time.js';
 import type { RetirementReading } from '../ratings/race.js';
+import { seasonResetSetting, type SeasonResetInput } from './season-service.js';
 
 /** Leagues of a server: create, configure, describe, list, and find the one a command means. */
 
@@ -69,6 +70,12 @@ export interface ConfigureLeagueInput {
 	readonly idleDays?: number | undefined;
 	/** The league's web page and API (docs/web.md): `public`, `unlisted` (a link with a secret) or `private`. */
 	readonly visibility?: 'public' | 'unlisted' | 'private' | undefined;
+	/** The colours of the league's charts. */
+	readonly chartTheme?: 'dark' | 'light' | undefined;
+	/** What ratings do at a season's first race (season-service.ts seasonResetSetting). */
+	readonly seasonReset?: SeasonResetInput['seasonReset'];
+	/** A soft season reset's share, in percent. */
+	readonly seasonShare?: number | undefined;
 }
 
 /** The monthly ranking post of a league as `/league info` shows it. */
@@ -329,6 +336,14 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 			} catch (error) {
 				// The id of this name is taken by a league renamed since: say so rather than name a league that is not there.
 				if (!(error instanceof UserFacingError) || !error.message.startsWith('A league named')) throw error;
+				const deleted = await repo.listLeagues(guildId, { deleted: true });
+				const holder = deleted.find((l) => nameKey(l.config.name) === nameKey(config.name));
+				if (holder !== undefined) {
+					throw refused(
+						'bad-league',
+						`"${escapeForDiscord(config.name)}" is the name of a deleted league of this server (${escapeForDiscord(holder.config.name)}): /league undelete brings it back, or choose another name.`,
+					);
+				}
 				throw refused(
 					'bad-league',
 					`"${escapeForDiscord(config.name)}" was the name of a league of this server that has since been renamed, and its id still takes that name: choose another name.`,
@@ -434,6 +449,8 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 				...(input.resultsChannel !== undefined && { resultsChannel: input.resultsChannel }),
 				...(input.carClass !== undefined && { carClass: leagueClass(input.carClass) }),
 				...(input.visibility !== undefined && webSettings(info.config, input.visibility)),
+				...(input.chartTheme !== undefined && { chartTheme: input.chartTheme }),
+				...seasonResetSetting(info.config, input),
 			};
 			const rankingPost = configuredRankingPost(updated, input);
 			const config: LeagueConfig = { ...updated, ...(rankingPost !== undefined && { rankingPost }) };

@@ -110,7 +110,7 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 		const config = state.config() ?? league.config;
 		const scorings: Scoring[] = raceSystems.map((system) => ({
 			system: system.id,
-			run: createBacktest(system, system.params(config.params[system.id]), replayOptionsOf(config)),
+			run: createBacktest(system, system.params(config.params[system.id]), replayOptionsOf(config, state.seasons())),
 			stats: createPredictionStats(),
 		}));
 		const rated = state.ratedRaces();

@@ -1,14 +1,16 @@
-import { daysBetween, isCalendarDate, yearOf } from '../league/dates.js';
+import { daysBetween, isCalendarDate } from '../league/dates.js';
+import { movedRacesText, raceRuns, ratingPosition } from '../league/rating-order.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { refused } from './errors.js';
-import { calendarDay, latestDatedRace } from './league-day.js';
+import { calendarDay } from './league-day.js';
 
 /**
  * The date of a submitted race (issue 7 §1): the organizer's `date`, or today in the league's time zone. A date that
- * is not a calendar day is refused; a date before the league's latest race, or more than a day after today, is
- * accepted with a warning in the preview that says what it does to idle-time growth (Confirm is the organizer's
- * answer). One day ahead passes silently: the organizer may be in another time zone than the league.
+ * is not a calendar day is refused. Races are rated in date order (rating-order.ts): a race dated before races
+ * already rated (a make-up race) is accepted with a notice in the preview naming the races whose ratings it
+ * recomputes; one dated more than a day after today, with a warning of what it does to idle-time growth (Confirm is
+ * the organizer's answer). One day ahead passes silently: the organizer may be in another time zone than the league.
  */
 
 export interface RaceDating {
@@ -22,16 +24,22 @@ export interface RaceDating {
 export const FUTURE_GRACE_DAYS = 1;
 
 export function raceDate(given: string | undefined, state: LeagueLog, timezone: string, now: Date): RaceDating {
+	const dating = checkedDate(given, timezone, now);
+	return { ...dating, warnings: [...madeUp(dating.date, state), ...dating.warnings] };
+}
+
+/** The date given (or today), refused when not a calendar day, with the warning of a date well after today. */
+function checkedDate(given: string | undefined, timezone: string, now: Date): RaceDating {
 	const today = calendarDay(timezone, now);
 	const text = given?.trim() ?? '';
-	if (text === '') return { date: today, today: true, warnings: backDated(today, state) };
+	if (text === '') return { date: today, today: true, warnings: [] };
 	if (!isCalendarDate(text)) {
 		throw refused(
 			'bad-date',
 			`The date "${escapeForDiscord(text)}" is not a calendar day: write it as YYYY-MM-DD, e.g. ${today}. Nothing was stored.`,
 		);
 	}
-	const warnings = [...backDated(text, state)];
+	const warnings: string[] = [];
 	const ahead = daysBetween(today, text);
 	if (ahead > FUTURE_GRACE_DAYS) {
 		warnings.push(
@@ -43,29 +51,17 @@ export function raceDate(given: string | undefined, state: LeagueLog, timezone: 
 	return { date: text, today: false, warnings };
 }
 
-/**
- * A warning when `date` is before the league's latest confirmed race. Under the yearly reset, a date in an earlier
- * year than that race gets none here: the race counts in no rating, and the preview says so from the replay
- * (`PreparedRace.outOfSeason`).
- */
-function backDated(date: string, state: LeagueLog): string[] {
-	const latest = latestDatedRace(state);
-	if (latest === undefined || date >= latest.date) return [];
-	if (state.config()?.reset === 'yearly' && yearOf(date) < yearOf(latest.date)) return [];
-	return [
-		`This race is dated ${date}, before the league's latest race (${latest.id} on ${latest.date}). It is rated after ` +
-			'every race already stored (races are rated in the order they are confirmed), and its racers get no ' +
-			'idle-time growth for the days between: their uncertainty keeps counting from their latest race. ' +
-			'Confirm only if the date is right.',
-	];
+/** The notice of a race dated before races already rated: they are rated again after it. */
+function madeUp(date: string, state: LeagueLog): string[] {
+	const moved = state.ratedAfterDate(date).map((r) => r.race.id);
+	return moved.length === 0 ? [] : [movedRacesText(date, moved)];
 }
 
 /**
- * The new date of a stored race (`/race edit date:`), under the submission's rules: a date that is not a
- * calendar day is refused, one more than a day after today is accepted with the same warning. The race keeps its
- * place in rating order (races are rated in the order they were confirmed), so a date before a race rated before it,
- * or after a race rated after it, is accepted with a warning naming that race. Under the yearly reset, a date in an
- * earlier year than the races rated before it makes the race count in no rating: the preview says so from the replay.
+ * The new date of a stored race (`/race edit date:`), under the submission's rules: a date that is not a calendar
+ * day is refused, one more than a day after today is accepted with the same warning. A new date moves the race in
+ * rating order (rating-order.ts): the notice names the races it moves before (an earlier date) or after (a later
+ * one), whose ratings are recomputed.
  */
 export function editedRaceDate(
 	given: string,
@@ -74,38 +70,24 @@ export function editedRaceDate(
 	timezone: string,
 	now: Date,
 ): { readonly date: string; readonly warnings: readonly string[] } {
-	const { date, warnings: submitted } = raceDate(given, state, timezone, now);
-	// The submission's back-dating warning compares with the league's latest race, which may be this one: dropped.
-	const warnings = submitted.filter((w) => !w.includes("before the league's latest race"));
-	const races = state.races().filter((r) => r.status === 'confirmed' && r.date !== undefined);
-	const at = races.findIndex((r) => r.id === race.id);
-	const before = at < 0 ? races : races.slice(0, at);
-	const after = at < 0 ? [] : races.slice(at + 1);
-	const previous = before.reduce<RaceRecord | undefined>(
-		(a, r) => (a === undefined || r.date! > a.date! ? r : a),
-		undefined,
-	);
-	const next = after.reduce<RaceRecord | undefined>(
-		(a, r) => (a === undefined || r.date! < a.date! ? r : a),
-		undefined,
-	);
-	const yearly = state.config()?.reset === 'yearly';
-	if (previous !== undefined && date < previous.date! && !(yearly && yearOf(date) < yearOf(previous.date!))) {
-		warnings.push(
-			`This race would be dated ${date}, before ${previous.id} on ${previous.date}, which is rated before it (races ` +
-				'are rated in the order they were confirmed): its racers get no idle-time growth for the days between. ' +
-				'Confirm only if the date is right.',
-		);
-	}
-	if (next !== undefined && date > next.date!) {
-		warnings.push(
-			`This race would be dated ${date}, after ${next.id} on ${next.date}, which is rated after it (races are rated ` +
-				`in the order they were confirmed): ${next.id}'s racers get no idle-time growth for the days between` +
-				(yearly && yearOf(date) > yearOf(next.date!)
-					? `, and under the yearly reset ${next.id}, of an earlier year, would count in no rating`
-					: '') +
-				'. Confirm only if the date is right.',
-		);
-	}
-	return { date, warnings };
+	const { date, warnings } = checkedDate(given, timezone, now);
+	const from = state.positionOf(race.id);
+	if (from === undefined || date === race.date) return { date, warnings };
+	// Its own place in confirmation order: race ids are R1, R2, … in that order.
+	const to = ratingPosition(date, Number(race.id.slice(1)) - 1);
+	const passed = state
+		.ratedRaces()
+		.filter(
+			(r) =>
+				r.race.id !== race.id &&
+				(to < from ? r.position > to && r.position < from : r.position > from && r.position < to),
+		)
+		.map((r) => r.race.id);
+	if (passed.length === 0) return { date, warnings };
+	const notice =
+		to < from
+			? movedRacesText(date, passed)
+			: `Dated ${date}, after ${raceRuns(passed)}, rated after ${passed.length === 1 ? 'it' : 'them'} until now: ` +
+				`${passed.length === 1 ? 'its' : 'their'} ratings will be recomputed.`;
+	return { date, warnings: [notice, ...warnings] };
 }

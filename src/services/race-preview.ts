@@ -1,7 +1,9 @@
 import type { RaceInput } from '../league/league-events.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { nameKey } from '../league/race-log-checks.js';
-import { ReplayError, type RaceOutcome, type Replay } from '../league/replay.js';
+import { createReplay, ReplayError, type RaceOutcome, type Replay } from '../league/replay.js';
+import { replayOptionsOf } from '../league/replay-options.js';
+import { createSlicer } from '../event-loop.js';
 import { expectedRanks } from '../league/explain-race.js';
 import { getSystem } from '../ratings/index.js';
 import type { EntryStatus, RatingSummary } from '../ratings/types.js';
@@ -31,7 +33,35 @@ export interface RatingPreview {
 const NEW_PREFIX = 'new:';
 
 /**
- * The race as the headline system would rate it, computed on a fork of the ratings: nothing is stored.
+ * The ratings a race dated `date` is rated on: `head` (the ratings now) when it would be rated last; for a race dated
+ * before races already rated (a make-up race, rating-order.ts), a replay of the races rated before its place,
+ * yielding to the event loop between slices (a make-up race early in a long history replays most of it).
+ */
+export async function ratingsAtDate(
+	state: LeagueLog,
+	head: Replay<unknown>,
+	systemId: string,
+	date: string | undefined,
+): Promise<Replay<unknown>> {
+	const moved = state.ratedAfterDate(date);
+	if (moved.length === 0) return head;
+	const place = moved[0]!.position;
+	const config = state.config();
+	const system = getSystem(systemId);
+	const params: unknown = system.params(config?.params[systemId]);
+	const replay = createReplay<unknown, unknown>(system, params, replayOptionsOf(config, state.seasons()));
+	const slicer = createSlicer();
+	for (const { race, position } of state.ratedRaces()) {
+		if (position >= place) break;
+		replay.advance(race);
+		if (slicer.due()) await slicer.pause();
+	}
+	return replay;
+}
+
+/**
+ * The race as the headline system would rate it, computed on a fork of `ratings` (the ratings at its place in rating
+ * order: ratingsAtDate): nothing is stored.
  * Known players keep their ids, new names get placeholder ids (`new:<name>`), exactly as confirming would rate them.
  */
 export function previewRatings(

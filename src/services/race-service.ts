@@ -26,7 +26,8 @@ import { editedRaceDate, raceDate } from './race-date.js';
 import { sameResultsAs } from '../league/same-results.js';
 import { nameKey } from '../league/player-names.js';
 import { rankRace, type RetirementReading } from '../ratings/race.js';
-import { previewRatings, type PreviewLine } from './race-preview.js';
+import { previewRatings, ratingsAtDate, type PreviewLine } from './race-preview.js';
+import { movedRacesText } from '../league/rating-order.js';
 
 /**
  * Race submissions: submit → parse → validate → preview (nothing stored; the preview waits in memory for 15 minutes,
@@ -115,6 +116,8 @@ export interface RaceView {
 	readonly entries: readonly (EntryInput & { readonly name: string })[];
 	/** `/race show`: why each racer's headline rating moved (issue 8 §4). */
 	readonly why?: RaceWhy | undefined;
+	/** `/race restore`: the races rated after the restored one, whose ratings were recomputed (movedRacesText). */
+	readonly moved?: string | undefined;
 }
 
 /** A race explained under one system: every rated racer in finishing order, or why the system did not rate it. */
@@ -458,7 +461,8 @@ export function createRaceService(
 		await refuse('bad-race', () => state.check({ type: 'race-submitted', race, by: actor.userId, at }));
 		const system = league.config.headline;
 		const ratings = await repo.ratingsAt(league.id, system);
-		const { lines, unrated } = previewRatings(state, ratings.replay, system, race);
+		const atDate = await ratingsAtDate(state, ratings.replay, system, race.date);
+		const { lines, unrated } = previewRatings(state, atDate, system, race);
 		const suggestions = suggestionsOf(submission.suggestions, entries, state);
 		const id = newId();
 		const preview: RacePreview = {
@@ -590,7 +594,10 @@ export function createRaceService(
 				repo.appendEvent(league.id, { type: 'race-restored', race: record.id, reason, by: actor.userId }),
 			);
 			const state = await repo.loadState(league.id);
-			return view(league, state, state.race(record.id)!);
+			const restored = state.race(record.id)!;
+			const after = state.ratedRaces(state.positionOf(record.id)).map((r) => r.race.id);
+			const moved = after.length === 0 ? undefined : movedRacesText(restored.date, after, true);
+			return { ...view(league, state, restored), ...(moved !== undefined && { moved }) };
 		},
 		async edit(actor, ref, text, reason, details = {}) {
 			const { league, record, changes, warnings } = await planEdit(actor, ref, text, details);

@@ -21,7 +21,7 @@ import { plural } from '../formats/plural.js';
  * covers the period since the post of M-1: the standings at its start are those of the day before d of M-1 (a daily
  * record, recomputed if stale), the standings at its end those of the day the post is made (as every read). It holds
  * the top 20 and how many are rated, the biggest movers, the newcomers, who became established, the races run, and
- * the leaderboard chart.
+ * the leaderboard chart, titled with the period, each player's move in places since its start beside their name.
  */
 
 export const POST_TOP = 20;
@@ -89,6 +89,13 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const list = (field: string, items: readonly string[], max?: number) =>
 				items.length > 0 && { name: field, value: listWithMore(items, max) };
 			const top = summary.top.map((s, i) => ({ ...s, name: state.resolve(s.player)?.name ?? s.player, rank: i + 1 }));
+			// The chart says who moved: each player's place on the leaderboard the day before the period against now.
+			const startDay = addDays(periodStart, -1);
+			const placeBefore = new Map(filterStandings(start, config, startDay).shown.map((s, i) => [s.player, i + 1]));
+			const moved = (player: string, rank: number) => {
+				const was = placeBefore.get(player);
+				return was === undefined ? ('new' as const) : was - rank;
+			};
 			// A month whose races rated no one (every racer DNS) has no ranking to draw.
 			const drawn = charts !== undefined && top.length > 0 ? charts : undefined;
 			const image = drawn === undefined ? undefined : 'ranking.png';
@@ -124,11 +131,16 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 				image,
 				footer: `as of ${asOf}${filter === undefined ? '' : ` · ${filter}; ${hidden} hidden`} · † provisional`,
 			});
+			const monthChart = () => {
+				const chart = leaderboardChart({ league, system, asOf }, top);
+				const rows = chart.rows.map((row) => ({ ...row, moved: moved(top[row.rank - 1]!.player, row.rank) }));
+				return { ...chart, heading: `Monthly ranking, ${period}`, rows };
+			};
 			const content = `**${escapeForDiscord(config.name)}**: the monthly ranking is out.`;
 			const files =
 				drawn === undefined
 					? []
-					: [{ name: 'ranking.png', data: await drawn.leaderboard(leaderboardChart({ league, system, asOf }, top)) }];
+					: [{ name: 'ranking.png', data: await drawn.leaderboard(monthChart(), config.chartTheme ?? 'dark') }];
 			return { content, embeds: [embed], files };
 		},
 	};

@@ -77,7 +77,7 @@ export async function ratingEffect(
 	const replay = createReplay<unknown, unknown>(
 		system,
 		system.params(config?.params[systemId]),
-		replayOptionsOf(config),
+		replayOptionsOf(config, changed.seasons()),
 	);
 	let unrated: string | undefined;
 	const slicer = createSlicer();

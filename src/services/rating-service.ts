@@ -20,6 +20,7 @@ import { changeWhy, type ChangeWhy } from './change-why.js';
 import { createHistoryCache, type HistoryCache } from './history-cache.js';
 import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
+import { headToHead, type HeadToHead } from '../league/head-to-head.js';
 import { leagueOfPlayers } from './league-of-players.js';
 
 /** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
@@ -51,6 +52,8 @@ export interface PlayerRating {
 	readonly standouts?: Standouts | undefined;
 	/** The rating-history chart's data, when asked for. */
 	readonly chart?: RatingHistoryChart | undefined;
+	/** Against each compared player: the races both were rated in, and who was ahead (head-to-head.ts). */
+	readonly headToHead?: readonly { readonly opponent: { id: string; name: string }; readonly record: HeadToHead }[];
 }
 
 export interface RatingService {
@@ -123,6 +126,12 @@ export function createRatingService(
 			const hidden = standing && hiddenBecause(standing, league.config, asOf);
 			const { last, explanation, standouts } = standing ? await changes.player(league, system, player.id) : {};
 			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
+			const others = compared(state, input.compare, actor, league, player.id);
+			const rated = others.length === 0 ? [] : state.ratedRaces().map((r) => r.race);
+			const records = others.map((opponent) => ({
+				opponent,
+				record: headToHead(rated, player.id, opponent.id, league.config.retirements),
+			}));
 			const why =
 				explanation &&
 				last &&
@@ -149,15 +158,9 @@ export function createRatingService(
 				...(last && { lastChange: last }),
 				...(why && { why }),
 				...(standouts && { standouts }),
+				...(records.length > 0 && { headToHead: records }),
 				...(input.chart === true && {
-					chart: await ratingHistoryChart(
-						repo,
-						league,
-						system,
-						[player, ...compared(state, input.compare, actor, league, player.id)],
-						asOf,
-						histories,
-					),
+					chart: await ratingHistoryChart(repo, league, system, [player, ...others], asOf, histories),
 				}),
 			};
 		},

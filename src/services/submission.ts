@@ -103,7 +103,13 @@ export async function fileSubmission(
 		return scoreboardEntries(reading.result);
 	}
 	const { file: results, board } = reading;
-	const { entries, warnings, suggestions } = scoreboardEntries(board.result);
+	const read = scoreboardEntries(board.result);
+	const { warnings, suggestions } = read;
+	// The file's team of each racer goes with the race (the championship's teams table); racers align with entries.
+	const entries = read.entries.map((entry, i) => {
+		const team = board.racers[i]?.from.team?.replace(/^[\s#]+/u, '').trim();
+		return team === undefined || team === '' ? entry : { ...entry, team: team.slice(0, 64) };
+	});
 	return {
 		entries,
 		...(suggestions !== undefined && { suggestions }),

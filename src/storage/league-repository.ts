@@ -203,11 +203,11 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	 * The leagues of `ids`, opened one after another: opening a league not in memory rolls its log forward, and
 	 * opening many at once would run all their slices of work back to back between two turns of the event loop.
 	 */
-	const listed = async (ids: readonly string[]): Promise<LeagueInfo[]> => {
+	const listed = async (ids: readonly string[], deleted = false): Promise<LeagueInfo[]> => {
 		const found: LeagueInfo[] = [];
 		for (const id of ids) {
 			const league = await getLeague(id);
-			if (league !== undefined) found.push(league);
+			if (league !== undefined && (league.config.deleted !== undefined) === deleted) found.push(league);
 		}
 		return found;
 	};
@@ -232,7 +232,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			return (await getLeague(id))!;
 		},
 		getLeague,
-		listLeagues: async (guildId) => listed(await lists.read(guildId)),
+		listLeagues: async (guildId, options) => listed(await lists.read(guildId), options?.deleted),
 		appendEvent: (league, event, options) =>
 			mutex.run(league, async () => {
 				const s = await session(league);

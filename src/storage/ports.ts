@@ -100,7 +100,8 @@ export interface LeagueRepository {
 	/** A new league in `guildId` (league names are unique per guild, case-insensitive). */
 	createLeague(config: LeagueConfig, by: string): Promise<LeagueInfo>;
 	getLeague(leagueId: string): Promise<LeagueInfo | undefined>;
-	listLeagues(guildId: string): Promise<LeagueInfo[]>;
+	/** A server's leagues; deleted ones (LeagueConfig.deleted) only with `deleted: true`, and then only those. */
+	listLeagues(guildId: string, options?: { readonly deleted?: boolean }): Promise<LeagueInfo[]>;
 	/**
 	 * Validate against the current state, write the event at the next seq, apply it, update every system's ratings.
 	 * Appends to one league are serialised in call order. `at` defaults to the repository clock.
@@ -122,6 +123,7 @@ export interface LeagueRepository {
 	/** One system's standings at the head grown to each of `days` (cheaper than one ratingsAt per day). */
 	standingsOn(leagueId: string, system: string, days: readonly string[]): Promise<Map<string, Standing[]>>;
 	/** Every league of every server (the daily job, the monthly post). */
+	/** Every league that is not deleted. */
 	listAllLeagues(): Promise<LeagueInfo[]>;
 	/** The daily standings records of `days` (undefined where none was written); caches, see DailyStandings. */
 	readDaily(leagueId: string, days: readonly string[]): Promise<(DailyStandings | undefined)[]>;

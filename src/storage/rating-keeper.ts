@@ -15,12 +15,14 @@ import { replayOptionsOf, replaySettingsKey } from '../league/replay-options.js'
  * Ratings of one league, per system: an in-memory replay kept at the head of the log, backed by snapshots in the
  * store so a fresh process never replays the whole log.
  *
- * A snapshot (upTo, basis) is the replay after the confirmed races submitted at seq ≤ upTo, with their content as
- * the log stood at seq `basis`. It stays valid while no later event (void, edit, merge, new parameters) changed a
- * race at or before upTo (LeagueLog.touchedSince). Bringing a system to the head: keep the in-memory replay if still
- * valid, else restore the latest valid snapshot; replay the races after it; write a snapshot every `every` races
- * replayed and drop the snapshots that are no longer valid. Snapshots are caches: the log alone decides the result,
- * and a crash between writes at worst leaves a snapshot that is ignored.
+ * A snapshot (upTo, basis) is the replay of the confirmed races up to rating position upTo (rating-order.ts), with
+ * their content as the log stood at seq `basis`. It stays valid while no later event (void, edit, merge, new
+ * parameters, a make-up race dated before it) changed rated history at or before upTo (LeagueLog.touchedSince).
+ * Bringing a system to the head: keep the in-memory replay if still valid, else restore the latest valid snapshot;
+ * replay the races after it; write a snapshot every `every` races replayed and drop the snapshots that are no longer
+ * valid. Snapshots written before races were rated in date order (an index without `order`) are never valid.
+ * Snapshots are caches: the log alone decides the result, and a crash between writes at worst leaves a snapshot that
+ * is ignored.
  */
 
 /** Beyond SPARSE × every races before the head, a snapshot every SPARSE × every races. */
@@ -70,13 +72,14 @@ export function createRatingKeeper({
 	const indexes = new Map<string, readonly RatingIndexEntry[]>();
 	const snapshotKey = (system: string, upTo: number) => `${league}:${system}:${upTo}`;
 	const indexKey = (system: string) => `${league}:${system}`;
-	const valid = (log: LeagueLog, e: { upTo: number; basis: number }) => log.touchedSince(e.basis) > e.upTo;
+	const valid = (log: LeagueLog, e: { upTo: number; basis: number; legacy?: true | undefined }) =>
+		e.legacy !== true && log.touchedSince(e.basis) > e.upTo;
 
 	const restore = async (log: LeagueLog, system: AnyRatingSystem, entries: readonly RatingIndexEntry[]) => {
 		const config = log.config();
 		const params: unknown = system.params(config?.params[system.id]);
-		const options = replayOptionsOf(config);
-		const paramsKey = replaySettingsKey(config, system.id);
+		const options = replayOptionsOf(config, log.seasons());
+		const paramsKey = replaySettingsKey(config, system.id, log.seasons());
 		const fresh = (): Current => ({
 			replay: createReplay(system, params, options),
 			paramsKey,
@@ -111,9 +114,8 @@ export function createRatingKeeper({
 			const fresh: RatingIndexEntry[] = [];
 			try {
 				const slicer = createSlicer();
-				let due = false;
 				const rated = log.ratedRaces(cur.upTo);
-				for (const [i, { seq, race }] of rated.entries()) {
+				for (const [i, { position, race }] of rated.entries()) {
 					cur.replay.advance(race);
 					cur.count++;
 					// A long replay (a cold start, a void far back, an import) lets other work run in between.
@@ -125,25 +127,22 @@ export function createRatingKeeper({
 					// replays at most SPARSE × every races more, and a 15,000-race replay writes 20 snapshots, not 60
 					// (each a JSON string of every player: the garbage that grew the heap, issue 9 §2).
 					const sparse = rated.length - i - 1 > SPARSE * every;
-					if (cur.count % (sparse ? SPARSE * every : every) === 0) due = true;
-					// A snapshot covers every race up to a seq, so it waits for the end of an import's batch (one seq).
-					if (due && rated[i + 1]?.seq !== seq) {
-						due = false;
+					if (cur.count % (sparse ? SPARSE * every : every) === 0) {
 						const replay = cur.replay.snapshot();
-						const record: RawRatingSnapshot = { v: 1, league, system: system.id, upTo: seq, basis: head, replay };
-						const written = await snapshots.set(snapshotKey(system.id, seq), record).then(
+						const record: RawRatingSnapshot = { v: 1, league, system: system.id, upTo: position, basis: head, replay };
+						const written = await snapshots.set(snapshotKey(system.id, position), record).then(
 							() => true,
 							(error: unknown) => (onCacheError(error, system.id, head), false),
 						);
-						if (written) fresh.push({ upTo: seq, basis: head });
+						if (written) fresh.push({ upTo: position, basis: head });
 					}
+					cur.upTo = position;
 				}
 				progress?.(rated.length, rated.length);
 			} catch (error) {
 				current.delete(system.id); // half-applied: the next call restores from a snapshot
 				throw error;
 			}
-			cur.upTo = head;
 			cur.basis = head;
 			current.set(system.id, cur);
 			const kept = entries.filter((e) => valid(log, e) && !fresh.some((f) => f.upTo === e.upTo));
@@ -164,7 +163,7 @@ export function createRatingKeeper({
 		system: string,
 	): Promise<void> {
 		const next = [...kept, ...fresh].sort((a, b) => a.upTo - b.upTo);
-		await index.set(indexKey(system), { v: 1, entries: next });
+		await index.set(indexKey(system), { v: 1, order: 'date', entries: next });
 		indexes.set(system, next);
 		const listed = new Set(next.map((e) => e.upTo));
 		for (const gone of before.filter((e) => !listed.has(e.upTo)))

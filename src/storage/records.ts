@@ -26,7 +26,7 @@ export interface RawLeagueState {
 	readonly state: LeagueLogSnapshot;
 }
 
-/** One system's replay after the confirmed races submitted up to seq `upTo`, as the log stood at seq `basis`. */
+/** One system's replay of the confirmed races up to rating position `upTo`, as the log stood at seq `basis`. */
 export interface RawRatingSnapshot {
 	readonly v: 1;
 	readonly league: string;
@@ -39,10 +39,14 @@ export interface RawRatingSnapshot {
 export interface RatingIndexEntry {
 	readonly upTo: number;
 	readonly basis: number;
+	/** Listed by an index written when races were rated in confirmation order (upTo a seq): never valid. */
+	readonly legacy?: true | undefined;
 }
 
 export interface RawRatingIndex {
 	readonly v: 1;
+	/** `date`: `upTo` are rating positions (rating-order.ts); absent in an index written before, whose were seqs. */
+	readonly order?: 'date' | undefined;
 	readonly entries: readonly RatingIndexEntry[];
 }
 
@@ -94,7 +98,8 @@ export function ratingSnapshotToDomain(raw: unknown, what: string): RawRatingSna
 
 export function ratingIndexToDomain(raw: unknown, what: string): readonly RatingIndexEntry[] {
 	if (raw === undefined) return [];
-	return (versioned(raw, what) as unknown as RawRatingIndex).entries;
+	const record = versioned(raw, what) as unknown as RawRatingIndex;
+	return record.order === 'date' ? record.entries : record.entries.map((e) => ({ ...e, legacy: true }));
 }
 
 export function guildToDomain(raw: unknown, what: string): readonly string[] {
@@ -129,6 +134,11 @@ type RawStandingRow = readonly [
 
 export interface RawDailyStandings {
 	readonly v: 1;
+	/**
+	 * `date`: computed with races rated in date order (rating-order.ts). A record without it was computed in
+	 * confirmation order: it is read with basis -1, so it holds only while no race counts on its day.
+	 */
+	readonly order?: 'date' | undefined;
 	readonly league: string;
 	readonly day: string;
 	readonly basis: number;
@@ -161,6 +171,7 @@ const rowToDomain = (r: RawStandingRow): Standing => ({
 
 export const dailyToRecord = (d: DailyStandings): RawDailyStandings => ({
 	v: 1,
+	order: 'date',
 	league: d.league,
 	day: d.day,
 	basis: d.basis,
@@ -173,5 +184,6 @@ export function dailyToDomain(raw: unknown, what: string): DailyStandings {
 		throw new RecordError(`${what} holds no daily standings`);
 	}
 	const systems = Object.fromEntries(Object.entries(record.systems).map(([id, rows]) => [id, rows.map(rowToDomain)]));
-	return { league: record.league, day: record.day, basis: record.basis, systems };
+	const basis = record.order === 'date' ? record.basis : -1;
+	return { league: record.league, day: record.day, basis, systems };
 }

@@ -19,7 +19,8 @@ export interface ConsoleWorld {
 	readonly type: (lines: readonly string[]) => Promise<{ code: number; out: string }>;
 }
 
-export function consoleWorld(now: () => Date): ConsoleWorld {
+/** `outDir`: where files the commands attach are written (default: the console's own, data/console-out). */
+export function consoleWorld(now: () => Date, outDir?: string): ConsoleWorld {
 	const repo = createLeagueRepository(createMemoryStore(), { clock: now });
 	const services = createServices(repo, { clock: now });
 	return {
@@ -36,6 +37,7 @@ export function consoleWorld(now: () => Date): ConsoleWorld {
 				write: (text) => (out += text),
 				prompt: false,
 				now,
+				...(outDir !== undefined && { outDir }),
 			});
 			input.end(lines.map((line) => `${line}\n`).join(''));
 			return { code: await done, out };

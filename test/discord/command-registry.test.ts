@@ -56,6 +56,27 @@ const commandShape = z.object({
 	autocomplete: z.function().optional(),
 });
 
+/**
+ * Discord counts the name, description and value of a command, its options (subcommands and groups included) and
+ * choices together, and refuses a command over 8,000 characters (raised from 4,000 in 2024: discord-api-docs #6668).
+ */
+const MAX_COMMAND_CHARACTERS = 8000;
+type Counted = {
+	name?: string;
+	description?: string;
+	value?: unknown;
+	options?: readonly Counted[];
+	choices?: readonly Counted[];
+};
+function characters(node: Counted): number {
+	const own =
+		(node.name ?? '').length +
+		(node.description ?? '').length +
+		(typeof node.value === 'string' ? node.value.length : 0);
+	const children = [...(node.options ?? []), ...(node.choices ?? [])];
+	return own + children.reduce((sum, child) => sum + characters(child), 0);
+}
+
 type AnyOption = { autocomplete?: boolean; options?: readonly AnyOption[] };
 function usesAutocomplete(options: readonly AnyOption[] = []): boolean {
 	return options.some((option) => option.autocomplete === true || usesAutocomplete(option.options));
@@ -78,6 +99,31 @@ describe('command registry', () => {
 			expect(result.success ? [] : result.error.issues).toEqual([]);
 		},
 	);
+
+	it.each(commands.map((command) => [command.data.name, command] as const))(
+		'/%s stays within Discord’s combined character limit',
+		(_name, command) => {
+			expect(characters(command.data as Counted)).toBeLessThanOrEqual(MAX_COMMAND_CHARACTERS);
+		},
+	);
+
+	it('counts a command’s characters as Discord does: names, descriptions and string values, nested', () => {
+		const counted = {
+			name: 'ab',
+			description: 'cde',
+			options: [
+				{
+					name: 'f',
+					description: 'gh',
+					choices: [
+						{ name: 'i', value: 'jk' },
+						{ name: 'l', value: 3 },
+					],
+				},
+			],
+		};
+		expect(characters(counted)).toBe(2 + 3 + 1 + 2 + 1 + 2 + 1);
+	});
 
 	it.each(commands.map((command) => [command.data.name, command] as const))(
 		'/%s has an autocomplete handler iff an option asks for autocomplete',

@@ -132,19 +132,54 @@ export class InteractionRecord implements InteractionHandle {
 	}
 }
 
-/** A role object as Discord resolves a role option (managed: a bot's, Server Booster's or an integration's role). */
-export function rolePayload(id: string, name: string, managed: boolean): Json {
+/**
+ * A role object as Discord resolves a role option or lists the guild's roles (managed: a bot's, Server Booster's or an
+ * integration's role). `position` and `permissions` default to what a role option resolved before roles had them.
+ */
+export function rolePayload(
+	id: string,
+	name: string,
+	managed: boolean,
+	position = managed ? 1 : 0,
+	permissions = 0n,
+): Json {
 	return {
 		id,
 		name,
 		color: 0,
 		hoist: false,
-		position: managed ? 1 : 0,
-		permissions: '0',
+		position,
+		permissions: permissions.toString(),
 		managed,
 		mentionable: false,
 		flags: 0,
 	};
+}
+
+/** Manage Roles (1 << 28): what the bot needs to add and remove members' roles. */
+export const MANAGE_ROLES = 1n << 28n;
+
+/** A guild member object as REST returns it (GET /guilds/{guild}/members[/{user}]). */
+export function memberPayload(userId: string, roles: readonly string[], bot = false): Json {
+	return {
+		user: { ...userPayload(userId), ...(bot && { bot: true }) },
+		roles: [...roles],
+		joined_at: new Date(0).toISOString(),
+		deaf: false,
+		mute: false,
+		flags: 0,
+		pending: false,
+		nick: null,
+		avatar: null,
+		premium_since: null,
+		communication_disabled_until: null,
+	};
+}
+
+/** A rate limit of the member role routes (FakeDiscord.limitRoleChanges): `limit` requests per `windowMs`. */
+export interface RoleRateLimit {
+	readonly limit: number;
+	readonly windowMs: number;
 }
 
 export function channelPayload(channelId: string, guildId: string, name = 'race-results'): Json {

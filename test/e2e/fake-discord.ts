@@ -20,7 +20,9 @@ import {
 	DISCORD_EPOCH,
 	guildPayload,
 	InteractionRecord,
+	MANAGE_ROLES,
 	MEMBER_PERMISSIONS,
+	memberPayload,
 	messageProblem,
 	pickMessageFields,
 	readBody,
@@ -37,6 +39,7 @@ import {
 	type Json,
 	type RawOption,
 	type RecordedRequest,
+	type RoleRateLimit,
 	type UploadedFile,
 } from './fake-discord-wire.js';
 
@@ -50,6 +53,14 @@ export interface RestFault {
 	/** 429 only: seconds to wait (default 0.2). */
 	readonly retryAfter?: number;
 	readonly times?: number;
+}
+
+/** A role of the fake guild. */
+interface FakeRole {
+	name: string;
+	managed: boolean;
+	position: number;
+	permissions: bigint;
 }
 
 /** Discord's answer to a message it will not take: 400, 50035 Invalid Form Body, saying which part. */
@@ -91,8 +102,19 @@ export class FakeDiscord {
 	/** Text channels of the guild besides the interaction channel: name and how they refuse the bot, if they do. */
 	private readonly channels = new Map<string, { name: string; denial?: ChannelDenial | undefined }>();
 	private readonly posts = new Map<string, ChannelPost[]>();
-	/** Roles of the guild besides @everyone (whose id is the guild's), for role options. */
-	private readonly roles = new Map<string, { name: string; managed: boolean }>();
+	/** Roles of the guild besides @everyone (whose id is the guild's), for role options and the role routes. */
+	private readonly roles = new Map<string, FakeRole>();
+	/** The guild's members (besides the bot) and their role ids, for the member routes. */
+	private readonly members = new Map<string, string[]>();
+	/** The bot's own role (managed), created with the first use of the member or role routes. */
+	private botRole: string | undefined;
+	/** GET /guilds/{guild}/members answers 403 Missing Access (no Server Members Intent). */
+	private memberListDenied = false;
+	private roleLimit: (RoleRateLimit & { windowStart: number; used: number }) | undefined;
+	/** Role changes Discord applied (PUT / DELETE of a member's role that succeeded), in order. */
+	readonly roleChanges: { readonly method: 'PUT' | 'DELETE'; readonly user: string; readonly role: string }[] = [];
+	/** 429s the member role routes' rate limit answered (limitRoleChanges). */
+	roleRateLimited = 0;
 	private counter = 0n;
 	private seq = 0;
 	private port = 0;
@@ -170,15 +192,76 @@ export class FakeDiscord {
 
 	// ---- roles -----------------------------------------------------------------------------------------------------
 
-	/** A new role in the guild (resolvable as a command's role option); `managed`: a bot's or integration's role. */
-	addRole(name: string, { managed = false }: { managed?: boolean } = {}): string {
+	/**
+	 * A new role in the guild (resolvable as a command's role option); `managed`: a bot's or integration's role.
+	 * `position` (default: the next one up, below the bot's role at 1000) and `permissions` (default none).
+	 */
+	addRole(
+		name: string,
+		{
+			managed = false,
+			position,
+			permissions = 0n,
+		}: { managed?: boolean; position?: number; permissions?: bigint } = {},
+	): string {
 		const id = this.snowflake();
-		this.roles.set(id, { name, managed });
+		this.roles.set(id, { name, managed, position: position ?? this.roles.size + 1, permissions });
 		return id;
 	}
 
-	private roleInfo(id: string): { name: string; managed: boolean } | undefined {
-		return id === this.guildId ? { name: '@everyone', managed: false } : this.roles.get(id);
+	/** Moves a role (e.g. above the bot's role, at 1000). */
+	moveRole(id: string, position: number): void {
+		const role = this.roles.get(id);
+		if (!role) throw new Error(`fake-discord: no role ${id}`);
+		role.position = position;
+	}
+
+	/** The bot's own role: managed, named `pitwall`, at position 1000, with Manage Roles unless taken away. */
+	get botRoleId(): string {
+		this.botRole ??= this.addRole('pitwall', { managed: true, position: 1000, permissions: MANAGE_ROLES });
+		return this.botRole;
+	}
+
+	/** Sets the permissions of the bot's role (e.g. without Manage Roles). */
+	setBotPermissions(permissions: bigint): void {
+		(this.roles.get(this.botRoleId) as FakeRole).permissions = permissions;
+	}
+
+	private roleInfo(id: string): FakeRole | undefined {
+		return id === this.guildId
+			? { name: '@everyone', managed: false, position: 0, permissions: MEMBER_PERMISSIONS }
+			: this.roles.get(id);
+	}
+
+	// ---- members ---------------------------------------------------------------------------------------------------
+
+	/** A member of the guild with these role ids (replaces the member's roles if already there). */
+	addMember(userId: string, roles: readonly string[] = []): void {
+		this.members.set(userId, [...roles]);
+	}
+
+	/** The member leaves the server: the member routes answer 404 Unknown Member for them. */
+	removeMember(userId: string): void {
+		this.members.delete(userId);
+	}
+
+	/** A member's role ids (undefined: not a member). */
+	memberRoles(userId: string): readonly string[] | undefined {
+		return this.members.get(userId);
+	}
+
+	/** GET /guilds/{guild}/members answers 403 Missing Access, as without the Server Members Intent. */
+	denyMemberList(denied = true): void {
+		this.memberListDenied = denied;
+	}
+
+	/**
+	 * Rate-limits PUT / DELETE of members' roles as Discord does: each answer carries X-RateLimit-Limit, -Remaining,
+	 * -Reset-After and -Bucket, and a request beyond `limit` in the window gets a 429 with retry_after (counted in
+	 * roleRateLimited). Undefined turns it off.
+	 */
+	limitRoleChanges(limit: RoleRateLimit | undefined): void {
+		this.roleLimit = limit && { ...limit, windowStart: Date.now(), used: 0 };
 	}
 
 	// ---- interactions ------------------------------------------------------------------------------------------
@@ -238,7 +321,14 @@ export class FakeDiscord {
 				};
 			}
 			const role = option.type === ROLE_OPTION ? this.roleInfo(String(option.value)) : undefined;
-			if (role) roles[String(option.value)] = rolePayload(String(option.value), role.name, role.managed);
+			if (role)
+				roles[String(option.value)] = rolePayload(
+					String(option.value),
+					role.name,
+					role.managed,
+					undefined,
+					role.permissions,
+				);
 			if (option.type === USER_OPTION) users[String(option.value)] = userPayload(String(option.value));
 			if (option.type !== ATTACHMENT_OPTION) continue;
 			const [id, filename] =
@@ -352,6 +442,11 @@ export class FakeDiscord {
 	 */
 	failRest(fault: RestFault): void {
 		this.faults.push({ ...fault, left: fault.times ?? 1 });
+	}
+
+	/** Drops every REST fault not yet used up. */
+	clearFaults(): void {
+		this.faults.length = 0;
 	}
 
 	/** Closes every gateway connection with `code` (4000: unknown error, which a client resumes after). */
@@ -583,6 +678,11 @@ export class FakeDiscord {
 				return reply(res, 204);
 			}
 		}
+		if ((match = /^\/guilds\/(\d+)\/(roles|members)(?:\/(\d+)(?:\/roles\/(\d+))?)?$/.exec(path))) {
+			if (!authorized) return reply(res, 401, { message: '401: Unauthorized', code: 0 });
+			if (match[1] !== this.guildId) return reply(res, 404, { message: 'Unknown Guild', code: 10004 });
+			return this.guildRoute(request, res, match[2] === 'roles', match[3], match[4]);
+		}
 		if ((match = /^\/channels\/(\d+)(\/messages)?$/.exec(path))) {
 			return this.channelRoute(request, res, match[1] ?? '', match[2] !== undefined);
 		}
@@ -595,6 +695,103 @@ export class FakeDiscord {
 			return reply(res, 200, this.message(body, undefined, request.files));
 		}
 		reply(res, 404, { message: `fake-discord: no route for ${method} ${path}`, code: 0 });
+	}
+
+	/**
+	 * `GET /guilds/{g}/roles`, `GET /guilds/{g}/members` (`limit`, `after`), `GET /guilds/{g}/members/{user}` (the bot
+	 * too), `PUT` / `DELETE /guilds/{g}/members/{user}/roles/{role}`, answering as Discord: 404 Unknown Member (10007) or
+	 * Unknown Role (10011), 403 Missing Permissions (50013) without Manage Roles or for a role not below the bot's
+	 * highest, 403 Missing Access (50001) for the member list without the intent.
+	 */
+	private guildRoute(
+		request: RecordedRequest,
+		res: ServerResponse,
+		roles: boolean,
+		user: string | undefined,
+		role: string | undefined,
+	): void {
+		const { method } = request;
+		const botRole = this.botRoleId;
+		if (roles && user === undefined && method === 'GET') {
+			const all = [this.guildId, ...this.roles.keys()].map((id) => {
+				const info = this.roleInfo(id) as FakeRole;
+				return rolePayload(id, info.name, info.managed, info.position, info.permissions);
+			});
+			return reply(res, 200, all);
+		}
+		const rolesOf = (id: string) => (id === this.botUserId ? [botRole] : this.members.get(id));
+		if (!roles && user === undefined && method === 'GET') {
+			if (this.memberListDenied) return reply(res, 403, { message: 'Missing Access', code: 50001 });
+			const limit = Math.min(1000, Number(request.query.get('limit') ?? 1));
+			const after = BigInt(request.query.get('after') ?? '0');
+			const ids = [this.botUserId, ...this.members.keys()]
+				.filter((id) => BigInt(id) > after)
+				.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+				.slice(0, limit);
+			return reply(
+				res,
+				200,
+				ids.map((id) => memberPayload(id, rolesOf(id) ?? [], id === this.botUserId)),
+			);
+		}
+		if (user !== undefined && role === undefined && method === 'GET') {
+			const held = rolesOf(user);
+			if (held === undefined) return reply(res, 404, { message: 'Unknown Member', code: 10007 });
+			return reply(res, 200, memberPayload(user, held, user === this.botUserId));
+		}
+		if (user !== undefined && role !== undefined && (method === 'PUT' || method === 'DELETE')) {
+			if (!this.takeRoleLimit(res)) return;
+			const held = this.members.get(user);
+			if (held === undefined) return reply(res, 404, { message: 'Unknown Member', code: 10007 });
+			const target = this.roles.get(role);
+			if (target === undefined) return reply(res, 404, { message: 'Unknown Role', code: 10011 });
+			const bot = this.roles.get(botRole) as FakeRole;
+			if ((bot.permissions & (MANAGE_ROLES | (1n << 3n))) === 0n || target.position >= bot.position) {
+				return reply(res, 403, { message: 'Missing Permissions', code: 50013 });
+			}
+			if (method === 'PUT' && !held.includes(role)) held.push(role);
+			if (method === 'DELETE' && held.includes(role)) held.splice(held.indexOf(role), 1);
+			this.roleChanges.push({ method, user, role });
+			return reply(res, 204);
+		}
+		reply(res, 405, { message: '405: Method Not Allowed', code: 0 });
+	}
+
+	/** The member role routes' rate limit: sets its headers, or answers 429 and returns false. */
+	private takeRoleLimit(res: ServerResponse): boolean {
+		const limit = this.roleLimit;
+		if (limit === undefined) return true;
+		const now = Date.now();
+		if (now - limit.windowStart >= limit.windowMs) {
+			limit.windowStart = now;
+			limit.used = 0;
+		}
+		const resetAfter = (limit.windowStart + limit.windowMs - now) / 1000;
+		const headers = {
+			'x-ratelimit-limit': String(limit.limit),
+			'x-ratelimit-reset-after': resetAfter.toFixed(3),
+			'x-ratelimit-bucket': 'fake-member-roles',
+		};
+		if (limit.used >= limit.limit) {
+			this.roleRateLimited += 1;
+			res.writeHead(429, {
+				...headers,
+				'content-type': 'application/json',
+				'x-ratelimit-remaining': '0',
+				'retry-after': String(Math.ceil(resetAfter)),
+				'x-ratelimit-scope': 'user',
+			});
+			res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: resetAfter, global: false }));
+			return false;
+		}
+		limit.used += 1;
+		for (const [name, value] of Object.entries({
+			...headers,
+			'x-ratelimit-remaining': String(limit.limit - limit.used),
+		})) {
+			res.setHeader(name, value);
+		}
+		return true;
 	}
 
 	/** `GET /channels/{id}`, `POST /channels/{id}/messages` (JSON or multipart), `GET /channels/{id}/messages`. */

@@ -71,7 +71,19 @@ describe('league commands end to end', () => {
 			commands.map((c) => c.data),
 		);
 		const names = bot.fake.commandRegistrations.at(-1)?.body.map((c) => c['name']);
-		expect(names).toEqual(['about', 'league', 'race', 'rating', 'odds', 'forecast', 'leaderboard', 'player']);
+		expect(names).toEqual(commands.map((c) => c.data.name));
+		expect(names).toEqual([
+			'about',
+			'league',
+			'race',
+			'rating',
+			'odds',
+			'forecast',
+			'leaderboard',
+			'standings',
+			'season',
+			'player',
+		]);
 	});
 
 	it('from a DM: league commands are registered for servers only, and refused if one arrives; /about answers', async () => {
@@ -677,7 +689,10 @@ describe('/race restore (after the tests above)', () => {
 			[sub('restore', [text('race', 'R1'), text('reason', 'counted after all'), text('league', 'Sunday Cup')])],
 			ORGANIZER,
 		);
-		expect(visible(reply)).toMatch(/^Restored: it counts again\. Ratings were replayed from R1 on\./);
+		// R1 is rated before R3 again (races are rated in date order): the reply names it.
+		expect(visible(reply)).toMatch(
+			/^Restored: it counts again\. Dated 2026-11-27, before R3 already rated: its ratings were recomputed\./,
+		);
 		expect(visible(reply)).toContain('- restored by <@');
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);
 		expect(mentionsOf(reply)).toEqual({ parse: [] });

@@ -66,7 +66,7 @@ describe('parseHistoryCsv', () => {
 		[
 			'unknown header',
 			'race,player,position,lap\nR1,A,1,2\n',
-			'h.csv:1: unknown column "lap" (known: race, date, player, position, time, status, mode)',
+			'h.csv:1: unknown column "lap" (known: race, date, player, position, time, status, mode, team)',
 		],
 		['missing required column', 'race,player,time\nR1,A,1\n', 'h.csv:1: missing required column "position"'],
 		['duplicate column', 'race,player,position,race\nR1,A,1,R1\n', 'h.csv:1: duplicate column "race"'],
@@ -208,7 +208,7 @@ describe('parseHistoryCsv', () => {
 			['R4', '2021-03-02'],
 		]);
 		expect(warnings).toEqual([
-			'h.csv:4: race "R3" is dated 2021-02-28, before the previous race "R1" (2021-03-01): rated in file order',
+			'h.csv:4: race "R3" is dated 2021-02-28, before the previous race "R1" (2021-03-01): rated before it, in date order',
 		]);
 		expect(parse(text)).toEqual(races); // no listener: the same races, silently
 	});
@@ -303,6 +303,34 @@ describe('writeHistoryCsv', () => {
 			}),
 			{ numRuns: 100 },
 		);
+	});
+});
+
+describe('the team column', () => {
+	it('reads each racer’s team, empty meaning none, and writes the column only when some racer has one', () => {
+		const text = 'race,player,position,team\nR1,Ann,1,Red Bull\nR1,Bob,2,\n';
+		const races = parse(text);
+		expect(races[0]!.entries).toEqual([
+			{ player: 'Ann', position: 1, status: 'finished', team: 'Red Bull' },
+			{ player: 'Bob', position: 2, status: 'finished' },
+		]);
+		expect(writeHistoryCsv(races)).toBe(
+			'race,date,player,position,time,status,team\nR1,,Ann,1,,,Red Bull\nR1,,Bob,2,,,\n',
+		);
+		expect(parse(writeHistoryCsv(races))).toEqual(races);
+		expect(writeHistoryCsv([{ id: 'R1', entries: [{ player: 'Ann', position: 1, status: 'finished' }] }])).toBe(
+			'race,date,player,position,time,status\nR1,,Ann,1,,\n',
+		);
+	});
+
+	it('refuses a team the reader could not read back', () => {
+		const one = (team: string): Race[] => [
+			{ id: 'R1', entries: [{ player: 'Ann', position: 1, status: 'finished', team }] },
+		];
+		expect(() => writeHistoryCsv(one(''))).toThrow('the team name is empty');
+		expect(() => writeHistoryCsv(one(' Red'))).toThrow('spaces at its ends');
+		expect(() => writeHistoryCsv(one('a\u0007'))).toThrow('control characters');
+		expect(() => parse('race,player,position,team\nR1,Ann,1,' + 'x'.repeat(65) + '\n')).toThrow('longer than 64');
 	});
 });
 
@@ -488,6 +516,7 @@ describe('writeHistoryCsv never writes what parseHistoryCsv refuses (issue 9 ite
 		position: fc.constantFrom(0, 1, 2, 1.5, -1, 2 ** 53, 2 ** 53 + 2, Infinity, Number.NaN, Number.MAX_SAFE_INTEGER),
 		time: fc.constantFrom(undefined, 0, 1.5, -1, 1e308, Infinity, Number.NaN, Number.MIN_VALUE),
 		status: fc.constantFrom('finished', 'DNF', 'DNS', 'DSQ', 'RET'),
+		team: fc.constantFrom(undefined, 'Red', ' Red', '', 'a\u0007', 'x'.repeat(65), 'Équipe, "Bleue"'),
 	});
 	const looseRace = fc.record({
 		id: fc.string({ unit: fc.constantFrom('R', '1', ' ', ',', '\n', '"'), maxLength: 3 }),
@@ -510,6 +539,7 @@ describe('writeHistoryCsv never writes what parseHistoryCsv refuses (issue 9 ite
 								position: e.position,
 								...(e.time !== undefined && { time: e.time }),
 								status: e.status,
+								...(e.team !== undefined && { team: e.team }),
 							})),
 						}) as Race,
 				);

@@ -153,13 +153,13 @@ describe('race log: restoring a voided race', () => {
 		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R2']);
 		expect(() => next(log, { type: 'race-restored', race: 'R1', reason: '' })).toThrow(/reason is required/);
 		const result = next(log, { type: 'race-restored', race: 'R1', reason: 'not a duplicate' });
-		expect(result).toMatchObject({ race: 'R1', retroFrom: log.race('R1')!.seq });
+		expect(result).toMatchObject({ race: 'R1', retroFrom: log.positionOf('R1') });
 		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R2']);
 		expect(log.race('R1')!.edits.map((e) => [e.kind, e.reason])).toEqual([
 			['voided', 'dup'],
 			['restored', 'not a duplicate'],
 		]);
-		expect(log.touchedSince(voidedAt)).toBe(log.race('R1')!.seq); // ratings replay from R1
+		expect(log.touchedSince(voidedAt)).toBe(log.positionOf('R1')); // ratings replay from R1
 		expect(names(log, 'R1')).toEqual(['Ann', 'Bob']);
 	});
 });
@@ -191,7 +191,7 @@ describe('race log: void and edit', () => {
 			{ type: 'race-submitted', race: race('B', 'C') },
 		);
 		const result = next(log, { type: 'race-voided', race: 'R1', reason: 'wrong track' });
-		expect(result.retroFrom).toBe(1);
+		expect(result.retroFrom).toBe(log.positionOf('R1'));
 		expect(log.race('R1')).toMatchObject({
 			status: 'voided',
 			edits: [{ kind: 'voided', reason: 'wrong track', by: 'u2', seq: 3 }],
@@ -215,7 +215,7 @@ describe('race log: void and edit', () => {
 			edits: [{ kind: 'edited', reason: 'swapped' }],
 		});
 		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R2']);
-		expect(log.touchedSince(2)).toBe(1);
+		expect(log.touchedSince(2)).toBe(log.positionOf('R1'));
 		expect(log.touchedSince(3)).toBe(Infinity);
 	});
 });
@@ -255,7 +255,7 @@ describe('race log: rename, alias, link, merge', () => {
 			{ type: 'race-submitted', race: race('Ann', 'Cy') },
 		);
 		const result = next(log, { type: 'players-merged', from: 'Ann2', into: 'Ann' });
-		expect(result.retroFrom).toBe(2);
+		expect(result.retroFrom).toBe(log.positionOf('R2'));
 		expect(log.race('R2')!.entries.map((e) => e.player)).toEqual(['#3', '#1']);
 		expect(log.players().map((p) => p.id)).toEqual(['#1', '#2', '#3']);
 		expect(log.resolve('ann2')?.id).toBe('#1');
@@ -341,8 +341,8 @@ describe('race log: a league-imported event (issue 8 §1)', () => {
 		]);
 		expect(log.players()).toEqual(oneByOne.log.players());
 		expect(log.ratedRaces().map((r) => r.race)).toEqual(oneByOne.log.ratedRaces().map((r) => r.race));
-		expect(log.ratedRaces(0)).toHaveLength(2);
-		expect(log.ratedRaces(1)).toHaveLength(0);
+		expect(log.ratedRacesSince(0)).toHaveLength(2);
+		expect(log.ratedRacesSince(1)).toHaveLength(0);
 	});
 
 	it('is refused whole when any race is bad, naming the race; nothing of it is applied', () => {
@@ -389,9 +389,14 @@ describe('race log: a league-imported event (issue 8 §1)', () => {
 		for (const body of more) {
 			const result = next(log, body);
 			next(mid, body);
-			if (body.type !== 'race-submitted') expect(result.retroFrom).toBe(1);
+			if (body.type === 'race-voided' || body.type === 'race-edited') {
+				expect(result.retroFrom).toBe(log.positionOf(body.race));
+			}
 		}
-		expect(log.touchedSince(1)).toBe(1);
+		// The edit dates R3 (undated: sorting by R2's date) 2024-05-01: it moves before R2, after R1 of that date.
+		expect(log.touchedSince(1)).toBe(log.positionOf('R3'));
+		expect(log.positionOf('R3')).toBeLessThan(log.positionOf('R2')!);
+		expect(log.positionOf('R3')).toBeGreaterThan(log.positionOf('R1')!);
 		expect(log.race('R2')!.status).toBe('voided');
 		expect(names(log, 'R3')).toEqual(['Cy', 'Ann', 'Dee']);
 		expect(log.races().map((r) => [r.id, r.seq])).toEqual([

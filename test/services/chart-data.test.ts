@@ -8,20 +8,20 @@ import { createHistoryCache } from '../../src/services/history-cache.js';
 import { addRace, member, world } from './helpers.js';
 
 describe('rating history chart data', () => {
-	it('draws a back-dated race on the day of the race before it: days never run back, the chart accepts it', async () => {
+	it('draws a make-up race on its own day, in date order: days never run back, the chart accepts it', async () => {
 		const w = world();
 		await w.services.leagues.create({ ...member, manageGuild: true }, { name: 'Cup', headline: 'glicko' });
 		await addRace(w, '1. Ann\n2. Bob', undefined, '2026-02-20');
 		await addRace(w, '1. Bob\n2. Ann', undefined, '2026-02-25');
-		await addRace(w, '1. Ann\n2. Bob', undefined, '2026-02-22'); // confirmed last, dated back
+		await addRace(w, '1. Ann\n2. Bob', undefined, '2026-02-22'); // confirmed last, dated back: rated before R2
 		const rating = await w.services.ratings.rating(member, { player: 'Ann', chart: true });
 		const points = rating.chart!.series[0]!.points;
 		const days = points.map((p) => p.day);
 		expect(days).toEqual([...days].sort());
 		expect(points.filter((p) => p.race !== undefined).map((p) => [p.race, p.day])).toEqual([
 			['R1', '2026-02-20'],
+			['R3', '2026-02-22'],
 			['R2', '2026-02-25'],
-			['R3', '2026-02-25'],
 		]);
 		expect(() => placePoints(points, 'Ann')).not.toThrow();
 	});

@@ -3,6 +3,9 @@
  * stored in the race-edited event, under the submission's date rules (race-date.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { standingsAsOf } from '../../src/league/standings.js';
+import { getSystem } from '../../src/ratings/index.js';
+import { leagueParams } from '../support/league-params.js';
 import { addRace, eventCount, organizer, world } from './helpers.js';
 
 async function league(reset?: 'yearly') {
@@ -63,28 +66,34 @@ describe('/race edit date: and name:', () => {
 		expect(await eventCount(w, id)).toBe(before);
 	});
 
-	it('a date past a race rated after it, or more than a day ahead, is accepted with a warning', async () => {
+	it('a date that moves the race past others names them; more than a day ahead is accepted with a warning', async () => {
 		const { w } = await league();
 		const late = await w.services.races.previewEdit(organizer, 'R2', undefined, 'why', { date: '2026-02-20' });
 		expect(late.warnings).toEqual([
-			"This race would be dated 2026-02-20, after R3 on 2026-02-15, which is rated after it (races are rated in the order they were confirmed): R3's racers get no idle-time growth for the days between. Confirm only if the date is right.",
+			'Dated 2026-02-20, after R3, rated after it until now: its ratings will be recomputed.',
 		]);
 		const early = await w.services.races.previewEdit(organizer, 'R3', undefined, 'why', { date: '2026-01-10' });
-		expect(early.warnings).toEqual([
-			'This race would be dated 2026-01-10, before R2 on 2026-02-01, which is rated before it (races are rated in the order they were confirmed): its racers get no idle-time growth for the days between. Confirm only if the date is right.',
-		]);
+		expect(early.warnings).toEqual(['Dated 2026-01-10, before R2 already rated: its ratings will be recomputed.']);
+		const within = await w.services.races.previewEdit(organizer, 'R2', undefined, 'why', { date: '2026-02-14' });
+		expect(within.warnings).toEqual([]); // still between R1 and R3
 		const ahead = await w.services.races.previewEdit(organizer, 'R3', undefined, 'why', { date: '2026-03-10' });
 		expect(ahead.warnings).toEqual([
 			"This race is dated 2026-03-10, 9 days after today (2026-03-01, UTC). Until that day every rating of the league is shown as of 2026-03-10: idle players' uncertainty grows 9 days ahead of time. Confirm only if the date is right.",
 		]);
 	});
 
-	it('under the yearly reset, a date in a season before the current one is previewed as counting in no rating', async () => {
-		const { w } = await league('yearly');
+	it('under the yearly reset, a date in the season before is rated there: today, 2026 is R2 alone', async () => {
+		const { w, id } = await league('yearly');
 		const preview = await w.services.races.previewEdit(organizer, 'R3', undefined, 'why', { date: '2025-12-27' });
-		expect(preview.effect.unrated).toBe(
-			'it is dated 2025-12-27, in a season before the current one (2026), and ratings restart every year: it counts in no rating',
+		expect(preview.effect.unrated).toBeUndefined(); // rated in 2025, after R1
+		expect(preview.warnings).toEqual(['Dated 2025-12-27, before R2 already rated: its ratings will be recomputed.']);
+		// 2026 restarts at R2, now its only race: today's ratings are R2's alone, from newcomers.
+		const state = await w.repo.loadState(id);
+		const system = getSystem(preview.effect.system);
+		const r2 = { ...state.race('R2')!, mode: undefined };
+		const alone = standingsAsOf(system, leagueParams(system), [r2], preview.effect.day!);
+		expect(preview.effect.focus.map((m) => [m.player, m.after?.rating])).toEqual(
+			alone.map((s) => [s.player, s.rating]),
 		);
-		expect(preview.warnings).toEqual([]);
 	});
 });

@@ -144,12 +144,10 @@ describe('submit → preview', () => {
 		expect(await eventCount(w, league)).toBe(before);
 	});
 
-	it('a date before the latest race, or more than a day ahead, is accepted with a warning about growth', async () => {
-		await addRace(w, '1. A\n2. B', undefined, '2026-02-20');
+	it('a date before races already rated names them; more than a day ahead is accepted with a warning about growth', async () => {
+		const later = await addRace(w, '1. A\n2. B', undefined, '2026-02-20');
 		const back = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-02-10' });
-		expect(back.warnings[0]).toMatch(
-			/^This race is dated 2026-02-10, before the league's latest race \(R\d+ on 2026-02-20\)\..*no idle-time growth/,
-		);
+		expect(back.warnings[0]).toBe(`Dated 2026-02-10, before ${later} already rated: its ratings will be recomputed.`);
 		const tomorrow = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-03-02' });
 		expect(tomorrow.warnings).toEqual([]);
 		const ahead = await w.services.races.submit(organizer, { text: '1. A\n2. B', date: '2026-03-05' });
@@ -160,20 +158,22 @@ describe('submit → preview', () => {
 		expect(today.warnings).toEqual([]);
 	});
 
-	it('under the yearly reset, a race of an earlier year is previewed as counting in no rating, and resets nothing', async () => {
+	it('under the yearly reset, a race of an earlier year is rated in its own season: this season stands', async () => {
 		await w.services.leagues.configure(organizer, undefined, { reset: 'yearly' });
 		await addRace(w, '1. A\n2. B\n3. C', undefined, '2026-02-20');
 		const board = async () =>
 			(await w.services.leaderboard.page(member, {})).rows.map((r) => [r.name, r.rating] as const);
 		const before = await board();
 		const late = await w.services.races.submit(organizer, { text: '1. B\n2. D', date: '2025-12-20' });
-		expect(late.warnings).toEqual([]); // the generic dated-back warning would say it is rated: it is not
-		expect(late.unrated).toBe(
-			'it is dated 2025-12-20, in a season before the current one (2026), and ratings restart every year: it counts in no rating',
-		);
-		expect(late.lines.every((line) => line.after === undefined)).toBe(true);
+		// Races are rated in date order: it is rated in 2025, before the 2026 race, which restarts every rating.
+		expect(late.warnings[0]).toMatch(/^Dated 2025-12-20, before R\d+ already rated: its ratings will be recomputed\.$/);
+		expect(late.unrated).toBeUndefined();
+		expect(late.lines.map((line) => [line.name, line.before?.races, line.after?.races])).toEqual([
+			['B', 0, 1], // a newcomer of the 2025 season
+			['D', 0, 1],
+		]);
 		await w.services.races.confirm(organizer, late.id);
-		expect(await board()).toEqual(before); // the season's standings stand; D is in no rating
+		expect(await board()).toEqual(before); // the season's standings stand; D is in no rating of 2026
 		// The next race of the season is rated on the season's ratings (no second reset).
 		const next = await w.services.races.submit(organizer, { text: '1. C\n2. A' });
 		expect(next.lines.map((line) => line.isNew)).toEqual([false, false]);

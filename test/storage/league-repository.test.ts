@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RaceInput } from '../../src/league/league-events.js';
 import { LeagueError } from '../../src/league/race-log.js';
 import { replayHistory } from '../../src/league/replay.js';
+import { inRatingOrder } from '../../src/league/rating-order.js';
 import { getSystem, raceSystems } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
@@ -23,7 +24,10 @@ async function seed(repo: LeagueRepository, races: readonly RaceInput[], name = 
 	return id;
 }
 
-/** The reference: a full replay (replay.ts) of races written by the test, players mapped to the league's ids. */
+/**
+ * The reference: a full replay (replay.ts) of races written by the test in confirmation order, players mapped to the
+ * league's ids, rated in date order (rating-order.ts: an edit below moves a race's date back).
+ */
 async function expected(repo: LeagueRepository, league: string, races: readonly RaceInput[], system: string) {
 	const log = await repo.loadState(league);
 	const plain: Race[] = races.map((r, i) => ({
@@ -32,7 +36,7 @@ async function expected(repo: LeagueRepository, league: string, races: readonly 
 		entries: r.entries.map((e) => ({ ...e, player: log.resolve(e.player)!.id })),
 	}));
 	const sys = getSystem(system);
-	return replayHistory(sys, sys.params(), plain).snapshot().players;
+	return replayHistory(sys, sys.params(), inRatingOrder(plain)).snapshot().players;
 }
 
 const players = async (repo: LeagueRepository, league: string, system: string) =>

@@ -3,6 +3,8 @@ import {
 	parseCommandArgs,
 	required,
 	resetArg,
+	seasonOptions,
+	seasonsArg,
 	resolveSystemParams,
 	systemArg,
 	UsageError,
@@ -13,6 +15,7 @@ import { forecastSetup } from '../../analysis/forecast-setup.js';
 import { csvLine } from '../../formats/csv.js';
 import { F1_POINTS, parsePointsTable, PointsTableError, pointsTableText } from '../../formats/points-table.js';
 import { replayHistory } from '../../league/replay.js';
+import { isCalendarDate } from '../../league/dates.js';
 import { DEFAULT_HEADLINE } from '../../services/league-service.js';
 import { plural } from '../../formats/plural.js';
 
@@ -25,10 +28,20 @@ const options = {
 	system: { type: 'string' },
 	param: { type: 'string', multiple: true },
 	reset: { type: 'string' },
+	...seasonOptions,
 	'as-of': { type: 'string' },
+	'season-start': { type: 'string' },
 	seasons: { type: 'string' },
 	seed: { type: 'string' },
 } as const;
+
+/** A day option, `YYYY-MM-DD`. */
+function dayArg(value: string | undefined, name: string): string | undefined {
+	if (value !== undefined && !isCalendarDate(value)) {
+		throw new UsageError(`--${name} must be a calendar day written YYYY-MM-DD, got "${value}"`);
+	}
+	return value;
+}
 
 function wholeNumber(value: string | undefined, name: string, min: number, max: number): number | undefined {
 	if (value === undefined) return undefined;
@@ -44,6 +57,8 @@ export default {
 	summary: 'championship forecast: the rest of the season simulated from a history',
 	usage: `pitwall forecast <history.csv> --races-left N [--points f1|motogp|list] [--best-results N] [--system S]
                         [--param name=value ...] [--reset yearly] [--as-of YYYY-MM-DD] [--seasons N] [--seed N]
+                        [--season-reset carry|restart|soft [--season-share N] [--season-starts D1,...]]
+                        [--season-start YYYY-MM-DD]
 
 Replays the races dated on or before --as-of (default: the latest race date), takes this calendar year's points of
 each driver under --points (default f1; --best-results N counts only each driver's best N race scores), and
@@ -51,7 +66,8 @@ simulates the remaining races --seasons times (default ${DEFAULT_SEASONS}, seed 
 (default ${DEFAULT_HEADLINE}), ratings held at the --as-of day's. Prints CSV
 player,points_now,p_title,p_title_se,p_top3,expected_points, favourites first: the numbers the bot's /forecast
 gives for the same history, day and settings. A history without dates is read as a season from zero with the
-drivers of its latest race.`,
+drivers of its latest race. --season-start D counts the season so far from day D (a league's current named
+season, /season start) instead of the calendar year.`,
 	run(argv, io) {
 		const { values, positionals } = parseCommandArgs(argv, options);
 		noExtraPositionals(positionals, 1);
@@ -73,11 +89,12 @@ drivers of its latest race.`,
 		const system = systemArg(values.system ?? DEFAULT_HEADLINE);
 		const params = resolveSystemParams(system, values.param ?? []);
 		const { races, asOf } = loadHistoryAsOf(path, values['as-of'], io);
-		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) });
+		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset), seasons: seasonsArg(values) });
 		const { season, input } = forecastSetup({
 			races,
 			asOf,
 			racesLeft,
+			seasonStart: dayArg(values['season-start'], 'season-start'),
 			points,
 			bestResults,
 			seasons,

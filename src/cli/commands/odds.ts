@@ -3,6 +3,8 @@ import {
 	parseCommandArgs,
 	required,
 	resetArg,
+	seasonOptions,
+	seasonsArg,
 	resolveSystemParams,
 	systemArg,
 	UsageError,
@@ -18,6 +20,7 @@ const options = {
 	players: { type: 'string' },
 	param: { type: 'string', multiple: true },
 	reset: { type: 'string' },
+	...seasonOptions,
 	'as-of': { type: 'string' },
 } as const;
 
@@ -25,7 +28,7 @@ export default {
 	name: 'odds',
 	summary: 'win, podium and expected-position odds for a field after a history',
 	usage: `pitwall odds --system <id> --input <history.csv> --players "A,B,C" [--param name=value ...] [--reset yearly]
-                   [--as-of YYYY-MM-DD]
+                   [--as-of YYYY-MM-DD] [--season-reset carry|restart|soft [--season-share N] [--season-starts D1,...]]
 
 Replays the races dated on or before --as-of (default: the latest race date), grows every player's state over
 their idle days up to that day (as the bot's /odds does on that day), and prints CSV
@@ -43,7 +46,7 @@ player,p_win,p_top3,expected_position for the field. A name never seen in the hi
 		const duplicate = players.find((name, i) => players.indexOf(name) !== i);
 		if (duplicate !== undefined) throw new UsageError(`--players names ${duplicate} twice`);
 		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of'], io);
-		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) });
+		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset), seasons: seasonsArg(values) });
 		for (const name of players) {
 			if (replay.player(name) === undefined)
 				io.err(`warning: ${name} has no rated race in the history; rated as a newcomer\n`);

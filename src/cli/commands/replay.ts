@@ -4,6 +4,8 @@ import {
 	parseCommandArgs,
 	required,
 	resetArg,
+	seasonOptions,
+	seasonsArg,
 	resolveSystemParams,
 	systemArg,
 	UsageError,
@@ -19,6 +21,7 @@ const options = {
 	param: { type: 'string', multiple: true },
 	history: { type: 'string' },
 	reset: { type: 'string' },
+	...seasonOptions,
 	'as-of': { type: 'string' },
 	scale: { type: 'string' },
 } as const;
@@ -35,6 +38,7 @@ export default {
 	summary: 'replay a history CSV and print every player’s rating',
 	usage: `pitwall replay --system <id> --input <history.csv> [--param name=value ...] [--history <out.csv>] [--reset yearly]
                       [--as-of YYYY-MM-DD] [--scale raw|shown]
+                      [--season-reset carry|restart|soft [--season-share N] [--season-starts D1,D2,...]]
 
 Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descending), numbers at full precision,
 as of a day: the races dated on or before it (and undated ones), each player grown over their idle days up to it
@@ -45,7 +49,10 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 --scale shown        ratings and uncertainties as the bot shows them: endure and speed as Elo-like points
                      (1500 + R·400/ln 10) with the uncertainty √k·400/ln 10 (extended form; empty in the base
                      form, whose k is the same for everyone). Default raw: as computed.
---reset yearly       restart every rating at the first race of each calendar year (needs dates).`,
+--reset yearly       restart every rating at the first race of each calendar year (needs dates).
+--season-reset mode  at each season's first race: carry, restart, or soft (every rating moves --season-share %
+                     of the way toward the mean), as a league set so with /league config season-reset:.
+--season-starts      the seasons' first days, as /season start gave them (default: each calendar year).`,
 	run(argv, io) {
 		const { values, positionals } = parseCommandArgs(argv, options);
 		noExtraPositionals(positionals);
@@ -54,7 +61,8 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 		const scale = scaleArg(values.scale, system.id, params);
 		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of'], io);
 		const history: string[] = ['race,player,position,rating_before,rating_after'];
-		const replay = replayHistory(system, params, races, { reset: resetArg(values.reset) }, (outcome) => {
+		const replayOptions = { reset: resetArg(values.reset), seasons: seasonsArg(values) };
+		const replay = replayHistory(system, params, races, replayOptions, (outcome) => {
 			for (const change of outcome.changes) {
 				history.push(
 					csvLine([
