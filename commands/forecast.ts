@@ -41,11 +41,8 @@ const data = {
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 const fmtPoints = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-/** The Monte Carlo error, one digit finer than the probability it qualifies (100,000 seasons: at most ± 0.16%). */
-export const fmtMcError = (se: number): string => {
-	const text = `${(se * 100).toFixed(2)}%`;
-	return se > 0 && text === '0.00%' ? '<0.01%' : text;
-};
+export { fmtMcError } from '../src/formats/number-text.js';
+import { fmtMcError } from '../src/formats/number-text.js';
 
 /** The favourites with P(title) ± its Monte Carlo error, P(top 3) and expected final points. */
 export function forecastEmbed(f: ForecastView, chart: string | undefined): EmbedSpec {
