@@ -16,7 +16,7 @@ import { checkSystemOption } from './rating-service.js';
 import { createWebRaceHistory, named, type WebRaceHistory } from './web-race-history.js';
 import { systems } from '../ratings/index.js';
 import { findSeason, seasonsOf, type Season } from '../league/seasons.js';
-import { championshipOf } from './standings-service.js';
+import { championshipOf, type TeamStandingsRow } from './standings-service.js';
 import { nameKey } from '../league/race-log-checks.js';
 
 /**
@@ -144,16 +144,7 @@ export type WebChampionship =
 			/** Races of the season counted. */
 			readonly races: number;
 			readonly rows: readonly WebChampionshipRow[];
-			readonly teams: readonly {
-				readonly place: number;
-				readonly shared: boolean;
-				readonly team: string;
-				readonly points: number;
-				readonly deducted: number;
-				readonly wins: number;
-				readonly podiums: number;
-				readonly drivers: readonly string[];
-			}[];
+			readonly teams: readonly TeamStandingsRow[];
 	  }
 	| {
 			readonly league: WebLeague;

@@ -2,21 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { addRace, member, organizer, world } from '../services/helpers.js';
 import { leagueParamArgs } from '../support/league-params.js';
+import { runCli } from './run-cli.js';
 
 /** `pitwall forecast` (issue 10 §4): the numbers of the bot's /forecast for the same history and day. */
 
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-forecast-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-	let out = '';
-	let err = '';
-	const code = await main(argv, { out: (text) => void (out += text), err: (text) => void (err += text) });
-	return { code, out, err };
-}
+const run = runCli;
 
 const races: [string, string, string[]][] = [
 	['R1', '2025-09-01', ['Bob', 'Alice', 'Carol', 'Dave']],

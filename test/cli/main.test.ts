@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { systems } from '../../src/ratings/index.js';
+import { runCli } from './run-cli.js';
 
 const root = join(import.meta.dirname, '../..');
 const sampleLeague = join(root, 'data/sample-league.csv');
@@ -16,12 +16,7 @@ const file = (name: string, text: string): string => {
 	return path;
 };
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-	let out = '';
-	let err = '';
-	const code = await main(argv, { out: (text) => void (out += text), err: (text) => void (err += text) });
-	return { code, out, err };
-}
+const run = runCli;
 
 const close = (actual: number, expected: number, tolerance = 1e-12): void => {
 	expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(expected)));

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { raceSystems } from '../../src/ratings/index.js';
 import { addRace, member, organizer, world } from '../services/helpers.js';
 import { leagueParamArgs } from '../support/league-params.js';
+import { runCli } from './run-cli.js';
 
 /**
  * A seasoned league (named seasons, a soft carry-over) read by the bot and by `pitwall replay` with the same seasons:
@@ -15,12 +15,7 @@ import { leagueParamArgs } from '../support/league-params.js';
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-seasons-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-	let out = '';
-	let err = '';
-	const code = await main(argv, { out: (text) => void (out += text), err: (text) => void (err += text) });
-	return { code, out, err };
-}
+const run = runCli;
 
 /** Times so that stk rates the races too. */
 const races: [string, string, string[]][] = [
