@@ -7,7 +7,7 @@ import {
 } from '../league/championship.js';
 import type { LeagueEvent } from '../league/league-events.js';
 import { penaltyKey, teamAt, type PenaltyRecord } from '../league/penalties.js';
-import { createLeagueLog, type LeagueLog, type PlayerInfo } from '../league/race-log.js';
+import { createLeagueLog, type LeagueLog, type PlayerInfo, type RaceRecord } from '../league/race-log.js';
 import { findSeason, racesOfSeason, seasonsOf, type Season } from '../league/seasons.js';
 import { F1_POINTS, pointsTableText } from '../formats/points-table.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
@@ -181,9 +181,10 @@ export async function championshipOf(
 ): Promise<Championship> {
 	const state = await repo.loadState(league.id);
 	const asOf = leagueReadingDay(state, league.config.timezone, now);
-	const season = findSeason(state, seasonRef, asOf);
+	const undated = seasonRef === undefined ? undatedHistory(state) : undefined;
+	const season = undated?.season ?? findSeason(state, seasonRef, asOf);
 	if (season === undefined) throw noSeason(state, league, seasonRef);
-	const records = racesOfSeason(state, season);
+	const records = undated?.races ?? racesOfSeason(state, season);
 	const seqOf = new Map(records.map((r) => [r.id, r.seq]));
 	const races: Race[] = records.map((r) => ({ id: r.id, date: r.date, mode: r.mode, entries: r.entries }));
 	const raceIds = new Set(seqOf.keys());
@@ -236,6 +237,21 @@ export async function championshipOf(
 		penalties,
 		...(me !== undefined && { me }),
 	};
+}
+
+/**
+ * A league whose races carry no dates has no calendar to count seasons in (seasons.ts), but a championship still: its
+ * whole history, as the forecast reads such a league from zero. Undefined for a league with a season.
+ */
+function undatedHistory(state: LeagueLog): { season: Season; races: readonly RaceRecord[] } | undefined {
+	if (seasonsOf(state).length > 0 || state.seasons().length > 0) return undefined;
+	const races = state
+		.ratedRaces()
+		.map(({ race }) => state.race(race.id))
+		.filter((record): record is RaceRecord => record !== undefined);
+	if (races.length === 0) return undefined;
+	// No start day: the history has none. Only the name is shown (the season's end post is for named seasons).
+	return { season: { name: 'All races (undated)', start: '', implicit: true }, races };
 }
 
 function noSeason(state: LeagueLog, league: LeagueInfo, ref: string | undefined) {

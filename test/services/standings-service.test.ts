@@ -22,6 +22,28 @@ const rows = (table: { drivers: readonly { place: number; name: string; points: 
 	table.drivers.map((r) => `${r.place} ${r.name} ${r.points}`);
 
 describe('the season’s table', () => {
+	it('of a league whose races carry no dates: its whole history, as one table', async () => {
+		const w = world();
+		const info = await w.services.leagues.create(organizer, { name: 'Undated' });
+		await w.services.leagues.configure(organizer, undefined, { points: '10,6,4,3' });
+		const entry = (player: string, position: number) => ({ player, position, status: 'finished' as const });
+		await w.repo.appendEvent(info.id, {
+			type: 'league-imported',
+			source: 'test',
+			by: organizer.userId,
+			races: [
+				{ entries: [entry('Ann', 1), entry('Bob', 2), entry('Cy', 3)] },
+				{ entries: [entry('Cy', 1), entry('Ann', 2), entry('Bob', 3)] },
+			],
+		});
+		const table = await w.services.standings.table(member, {});
+		expect(table.season.name).toBe('All races (undated)');
+		expect(table.races).toBe(2);
+		// Ann 10 + 6, Cy 4 + 10, Bob 6 + 4.
+		expect(rows(table)).toEqual(['1 Ann 16', '2 Cy 14', '3 Bob 10']);
+	});
+
+
 	it('counts the season’s races by the league’s points, with each driver’s headline rating beside', async () => {
 		const { w } = await league();
 		const table = await w.services.standings.table(member, {});
