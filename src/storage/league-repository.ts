@@ -80,6 +80,9 @@ export const leagueId = (guildId: string, name: string): string => {
 	return `${guildId}.${slug === '' ? `h${createHash('sha256').update(key).digest('hex').slice(0, 12)}` : slug}`;
 };
 
+/** How long an append keeps retrying while other processes keep appending to the same league. */
+const APPEND_RETRY_MS = 10_000;
+
 export function createLeagueRepository(store: Store, options: LeagueRepositoryOptions = {}): LeagueRepository {
 	const {
 		systems = raceSystems,
@@ -152,7 +155,11 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		firstOnly = false,
 	): Promise<AppendResult | undefined> => {
 		const progress = options?.progress;
-		for (let attempt = 0; attempt < 20; attempt++) {
+		// Each lost race means another process appended (the log moved on), so retrying is progress for the league;
+		// a busy log (another process appending race after race, faster than this one re-reads) may take more than
+		// 20 tries, so the bound is 20 tries or 10 s, whichever comes later.
+		const deadline = performance.now() + APPEND_RETRY_MS;
+		for (let attempt = 0; attempt < 20 || performance.now() < deadline; attempt++) {
 			if (options?.atSeq !== undefined && s.log.seq() !== options.atSeq) {
 				throw new LogMovedError(options.atSeq, s.log.seq());
 			}
