@@ -535,7 +535,15 @@ export function createLeagueWebService(
 		const asOf = leagueReadingDay(state, league.config.timezone, clock());
 		const seasons = seasonsOf(state).map(webSeason);
 		const season = findSeason(state, seasonRef, asOf);
-		if (season === undefined) {
+		// A league whose races carry no dates has one table of its whole history (standings-service.ts), as /standings.
+		const table =
+			season !== undefined || seasonRef === undefined
+				? await championshipOf(repo, league, season?.name, clock()).catch((error: unknown) => {
+						if (error instanceof UserFacingError) return undefined;
+						throw error;
+					})
+				: undefined;
+		if (table === undefined) {
 			const unknownSeason = seasons.length > 0;
 			const reason = unknownSeason
 				? `${league.config.name} has no season “${(seasonRef ?? '').slice(0, 64)}”: its seasons are ${seasons.map((x) => x.name).join(', ')}.`
@@ -543,7 +551,6 @@ export function createLeagueWebService(
 			return { league: webLeague(league), available: false, asOf, seasons, reason, unknownSeason };
 		}
 		// The service's own table (the one `/standings` shows): the same points, places and counts.
-		const table = await championshipOf(repo, league, season.name, clock());
 		const idOf = (player: string) => state.resolve(player)?.id ?? player;
 		return {
 			league: webLeague(league),

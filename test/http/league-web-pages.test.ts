@@ -168,6 +168,35 @@ describe('the championship', () => {
 		expect(page.statusCode).toBe(200);
 		expect(page.body).not.toContain('<h2>Championship');
 	});
+
+	it('a league whose races carry no dates: its whole history as one table, as /standings shows it', async () => {
+		const w = world(createMemoryStore());
+		const league = await w.services.leagues.create(organizer, { name: 'Undated' });
+		await w.services.leagues.configure(organizer, undefined, { visibility: 'public' });
+		const entry = (player: string, position: number) => ({ player, position, status: 'finished' as const });
+		await w.repo.appendEvent(league.id, {
+			type: 'league-imported',
+			source: 'test',
+			by: organizer.userId,
+			races: [
+				{ entries: [entry('Ann', 1), entry('Bob', 2)] },
+				{ entries: [entry('Bob', 1), entry('Cy', 2), entry('Ann', 3)] },
+			],
+		});
+		const body = (
+			await serve(w)(`/api/v1/leagues/${encodeURIComponent(league.id)}/championship`)
+		).json<WebChampionship>();
+		const standings = await w.services.standings.table(member, {});
+		if (!body.available) throw new Error(body.reason);
+		expect(body.season.name).toBe('All races (undated)');
+		// F1 points: Bob 18 + 25, Ann 25 + 15, Cy 18.
+		expect(body.rows.map((r) => [r.place, r.player, r.points])).toEqual([
+			[1, 'Bob', 43],
+			[2, 'Ann', 40],
+			[3, 'Cy', 18],
+		]);
+		expect(body.rows.map((r) => r.points)).toEqual(standings.drivers.map((d) => d.points));
+	});
 });
 
 describe('a burst of requests for a version nobody has read', () => {
