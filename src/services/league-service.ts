@@ -14,6 +14,7 @@ import {
 } from '../league/ranking-post.js';
 import { isSystemId, systems } from '../ratings/index.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import { leagueId } from '../storage/league-repository.js';
 import { isOrganizer, requireGuild, requireOrganizer, type Actor } from './actor.js';
 import { refuse, refused, UserFacingError } from './errors.js';
 import { nextPost } from './ranking-post-schedule.js';
@@ -336,12 +337,23 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 			} catch (error) {
 				// The id of this name is taken by a league renamed since: say so rather than name a league that is not there.
 				if (!(error instanceof UserFacingError) || !error.message.startsWith('A league named')) throw error;
+				const id = leagueId(guildId, config.name);
 				const deleted = await repo.listLeagues(guildId, { deleted: true });
-				const holder = deleted.find((l) => nameKey(l.config.name) === nameKey(config.name));
+				const holder = deleted.find(
+					(l) => nameKey(l.config.name) === nameKey(config.name) || leagueId(guildId, l.config.name) === id,
+				);
 				if (holder !== undefined) {
 					throw refused(
 						'bad-league',
 						`"${escapeForDiscord(config.name)}" is the name of a deleted league of this server (${escapeForDiscord(holder.config.name)}): /league undelete brings it back, or choose another name.`,
+					);
+				}
+				// Another spelling of a league's name, with the same id ("Sun-Cup" for "Sun Cup"): name that league.
+				const sameId = (await repo.listLeagues(guildId)).find((l) => l.id === id);
+				if (sameId !== undefined && leagueId(guildId, sameId.config.name) === id) {
+					throw refused(
+						'bad-league',
+						`"${escapeForDiscord(config.name)}" is too close to the name of the league **${escapeForDiscord(sameId.config.name)}** (both make the league id \`${id}\`): choose a name that differs by more than case, spaces or punctuation.`,
 					);
 				}
 				throw refused(

@@ -82,6 +82,15 @@ describe('/league rename', () => {
 		});
 		expect((await w.services.leagues.list(organizer.guildId!)).map((l) => l.config.name)).toEqual(['Spring', 'Night']);
 	});
+
+	it('another spelling of a league’s name, with the same id, is refused naming that league', async () => {
+		await expect(w.services.leagues.create(organizer, { name: 'Night!' })).rejects.toMatchObject({
+			code: 'bad-league',
+			message: expect.stringMatching(
+				/^"Night!" is too close to the name of the league \*\*Night\*\* \(both make the league id `\d+\.night`\): choose a name that differs by more than case, spaces or punctuation\.$/,
+			) as unknown,
+		});
+	});
 });
 
 describe('/league config channel-default:', () => {
