@@ -124,7 +124,7 @@ export function createForecastService(
 					'races-left-needed',
 					isUndatedHistory(races)
 						? 'This league’s races have no dates, so there is no season to count: give races-left, and the forecast runs that many races from zero with the drivers of the latest race.'
-						: 'How many races are left this season? Give races-left (last year had no more races than this one so far).',
+						: 'How many races are left this season? Give races-left, e.g. /forecast races-left:4. The forecast usually counts them from last year, but last year had no more races than this year has had so far, and no season with a planned number of races was started (/season start races:).',
 				);
 			}
 			const system = league.config.headline;
