@@ -2,10 +2,20 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const impureModules = ['discord.js', '@discordjs/*', 'keyv', '@keyv/*', 'node-cron', 'chartjs-node-canvas', 'node:fs', 'fs', 'node:fs/promises'];
+const impureModules = [
+	'discord.js',
+	'@discordjs/*',
+	'keyv',
+	'@keyv/*',
+	'node-cron',
+	'chartjs-node-canvas',
+	'node:fs',
+	'fs',
+	'node:fs/promises',
+];
 
 export default tseslint.config(
-	{ ignores: ['node_modules/', 'coverage/', 'dist/', 'data/'] },
+	{ ignores: ['node_modules/', 'coverage/', 'dist/', 'dist-*/', 'data/'] },
 	js.configs.recommended,
 	...tseslint.configs.recommendedTypeChecked,
 	{
@@ -19,9 +29,21 @@ export default tseslint.config(
 	{
 		files: ['src/ratings/**/*.ts', 'src/league/**/*.ts', 'src/formats/**/*.ts', 'src/analysis/**/*.ts'],
 		rules: {
-			'no-restricted-imports': ['error', { patterns: impureModules.map((group) => ({ group: [group], message: 'src/ratings, src/league, src/formats and src/analysis are pure: no I/O, no Discord, no storage, no charts.' })) }],
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: impureModules.map((group) => ({
+						group: [group],
+						message:
+							'src/ratings, src/league, src/formats and src/analysis are pure: no I/O, no Discord, no storage, no charts.',
+					})),
+				},
+			],
 			'no-restricted-globals': ['error', { name: 'Date', message: 'Pure code takes time as input; pass dates in.' }],
-			'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Pure code is deterministic; pass a seeded generator in.' }],
+			'no-restricted-properties': [
+				'error',
+				{ object: 'Math', property: 'random', message: 'Pure code is deterministic; pass a seeded generator in.' },
+			],
 		},
 	},
 	{ files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },

@@ -22,13 +22,14 @@ export interface BigLeagueSpec {
 
 export const BIG_LEAGUE: BigLeagueSpec = { races: 15_000, racers: 20, players: 2_000, seed: 9 };
 
-/** The generated league's id in `store` (guild `bench`, name `Big`, headline folyami). */
-export async function buildBigLeague(store: Store, spec: BigLeagueSpec = BIG_LEAGUE): Promise<string> {
+/** The generated league's id in `store` (by default guild `bench`, name `Big`; headline folyami). */
+export async function buildBigLeague(
+	store: Store,
+	spec: BigLeagueSpec = BIG_LEAGUE,
+	{ guildId = 'bench', name = 'Big' }: { guildId?: string; name?: string } = {},
+): Promise<string> {
 	const repo = createLeagueRepository(store, { systems: [], clock: () => new Date('2026-01-01T00:00:00Z') });
-	const { id } = await repo.createLeague(
-		{ guildId: 'bench', name: 'Big', headline: 'folyami', params: {}, timezone: 'UTC' },
-		'bench',
-	);
+	const { id } = await repo.createLeague({ guildId, name, headline: 'folyami', params: {}, timezone: 'UTC' }, 'bench');
 	const [configured] = await repo.readEvents(id);
 	const log = createLeagueLog();
 	log.apply(configured!);

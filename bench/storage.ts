@@ -7,7 +7,7 @@
  * the most races, and the median confirmed submission through the race service (scoreboard → preview → confirm).
  * Run alone with `npx tsx bench/storage.ts`.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ import type { RaceInput } from '../src/league/league-events.js';
 import { createServices, type Actor } from '../src/services/index.js';
 import { createLeagueRepository } from '../src/storage/league-repository.js';
 import type { LeagueRepository } from '../src/storage/ports.js';
+import { type FileGuard, guardFile } from '../src/storage/file-guard.js';
+import { guardSqliteFiles } from '../src/storage/sqlite-header-guard.js';
 import { openSqliteStore } from '../src/storage/sqlite-store.js';
 
 const RACES = 10_000;
@@ -42,6 +44,29 @@ export function* races(seed: number): Generator<RaceInput> {
 		}));
 		yield { date: new Date(day).toISOString().slice(0, 10), mode: 'tt', entries };
 	}
+}
+
+/**
+ * What the SQLite store's file checks cost a write (file-guard.ts, sqlite-header-guard.ts): two checks, one before the
+ * write and one before it is acknowledged, each a `stat` of the path and reads of the database, -shm and -wal headers.
+ * Measured on the open store's files; the guard's descriptors stay open while the store's connection is (closing one
+ * would drop SQLite's locks), and are left to the process's exit.
+ */
+async function fileChecksPerWrite(file: string): Promise<{ all: number; inode: number }> {
+	// From the -wal's header: reading the database file here would close a descriptor of it, dropping SQLite's locks.
+	const pageSize = readFileSync(`${file}-wal`).readUInt32BE(8);
+	const notLost = () => Promise.reject(new Error('not lost'));
+	const perWrite = async (guard: FileGuard) => {
+		const n = 20_000;
+		for (let i = 0; i < 1000; i++) await guard.check();
+		const ms = await time(async () => {
+			for (let i = 0; i < n; i++) await guard.check();
+		});
+		return (2 * ms * 1000) / n;
+	};
+	const inode = await perWrite(guardFile(file, notLost));
+	const all = await perWrite(guardFile(file, notLost, guardSqliteFiles(file, pageSize).look));
+	return { all, inode };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -91,6 +116,7 @@ export async function runStorageBench(): Promise<void> {
 			submits.push(await time(() => repo.appendEvent(id, { type: 'race-submitted', race, by: 'bench' })));
 		}
 		sample();
+		const checkMicros = await fileChecksPerWrite(file);
 		const cold: number[] = [];
 		for (let i = 0; i < 5; i++) {
 			const fresh = await open();
@@ -140,6 +166,10 @@ export async function runStorageBench(): Promise<void> {
 		console.log(`  rating read (warm, median of 50):           ${fmtMs(median(reads))}   target < 20 ms`);
 		console.log(`  rating read (cold repository, median of 5): ${fmtMs(median(cold))}`);
 		console.log(`  confirmed submission, all systems (med 50): ${fmtMs(median(submits))}   target < 50 ms`);
+		console.log(
+			`  file checks per write (deleted, replaced, overwritten in place): ${checkMicros.all.toFixed(1)} µs, of which ` +
+				`the inode's stat ${checkMicros.inode.toFixed(1)} µs   target: a few µs`,
+		);
 		console.log(
 			`  /rating service call, ${busiestRaces}-race player (med 50): ${fmtMs(median(handlerReads))}   target < 20 ms`,
 		);

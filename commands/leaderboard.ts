@@ -10,6 +10,7 @@ import { leaguePageUrl } from '../src/services/league-web-service.js';
 import { leagueScale } from '../src/services/shown-scale.js';
 import { embedOf } from './embed.js';
 import { plural } from '../src/formats/plural.js';
+import { recomputingNotice } from './recomputing-notice.js';
 import { leaderboardChart } from '../src/services/chart-data.js';
 import {
 	actorOf,
@@ -103,7 +104,8 @@ export default {
 				)
 			: [];
 		const embed = embedOf(leaderboardEmbed(board, files[0]?.name, servicesOf(ctx).webUrl()));
-		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
+		const content = recomputingNotice(board.recomputing);
+		await answer(interaction, { ...(content && { content }), embeds: [embed], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

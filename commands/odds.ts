@@ -11,6 +11,7 @@ import type { OddsResult } from '../src/services/odds-service.js';
 import { leagueScale } from '../src/services/shown-scale.js';
 import { embedOf } from './embed.js';
 import { oddsChart } from '../src/services/chart-data.js';
+import { recomputingNotice } from './recomputing-notice.js';
 import {
 	actorOf,
 	chartFiles,
@@ -90,7 +91,9 @@ export default {
 					charts.odds(oddsChart(result), theme),
 				)
 			: [];
-		await answer(interaction, { embeds: [embedOf(oddsEmbed(result, files[0]?.name))], files }, { ephemeral: false });
+		const content = recomputingNotice(result.recomputing);
+		const embeds = [embedOf(oddsEmbed(result, files[0]?.name))];
+		await answer(interaction, { ...(content && { content }), embeds, files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

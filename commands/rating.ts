@@ -27,6 +27,7 @@ import {
 	uncertaintyText,
 } from './shared.js';
 import { plural } from '../src/formats/plural.js';
+import { recomputingNotice } from './recomputing-notice.js';
 
 const data = {
 	name: 'rating',
@@ -60,7 +61,8 @@ const data = {
  */
 export function ratingEmbed(r: PlayerRating, chart: string | undefined, web?: string): EmbedSpec {
 	const scale = leagueScale(r.league, r.system);
-	const title = r.player.name;
+	// Markdown and mentions in a title read as in any reply: the name as typed (the author line is plain text).
+	const title = esc(r.player.name);
 	const url = leaguePageUrl(web, r.league, r.player.id);
 	const footer = footerText(r, scale);
 	const author = `${r.league.config.name} · ${r.system}`;
@@ -142,6 +144,14 @@ function idleLines(r: PlayerRating, scale: RatingScale): string[] {
 	return [changed.length === 0 ? since : `${since} (${changed.join('; ')})`];
 }
 
+/** `⏳ The chart is still being prepared …`: the parts a big league's replay had not given yet (PlayerRating.preparing). */
+export function preparingNotice(preparing: PlayerRating['preparing']): string | undefined {
+	if (preparing === undefined || preparing.length === 0) return undefined;
+	const parts = preparing.map((part) => (part === 'chart' ? 'the chart' : 'the last race’s explanation'));
+	const are = parts.length === 1 ? 'is' : 'are';
+	return `⏳ ${parts.join(' and ').replace(/^t/, 'T')} ${are} still being prepared for this league: ask again in a few seconds.`;
+}
+
 export default {
 	data,
 	defer: 'public',
@@ -158,7 +168,10 @@ export default {
 			? await chartFiles(ctx, 'rating.png', result.league.config, (charts, theme) => charts.ratingHistory(chart, theme))
 			: [];
 		const embed = embedOf(ratingEmbed(result, files[0]?.name, servicesOf(ctx).webUrl()));
-		await answer(interaction, { embeds: [embed], files }, { ephemeral: false });
+		const content = [recomputingNotice(result.recomputing), preparingNotice(result.preparing)]
+			.filter((line) => line !== undefined)
+			.join('\n');
+		await answer(interaction, { ...(content && { content }), embeds: [embed], files }, { ephemeral: false });
 	},
 	autocomplete: completeCommon,
 } satisfies Command;

@@ -3,7 +3,7 @@
  * `/league stats` does a league's own (the same createBacktest and prediction stats), printed as Markdown tables, and
  * the reliability chart of F1 with the yearly reset written to docs/images/reliability-f1-dark.png.
  *
- *   npx tsx scripts/prediction-stats.ts [--f1 <f1db_csv dir>]     (default /work/shared/data/f1)
+ *   npx tsx scripts/prediction-stats.ts [--f1 <f1db_csv dir>]     (default ../shared/data/f1, beside the project)
  *
  * A history whose files are absent is skipped, with the reason. Race for Kicks is not read here (scripts/league-defaults.ts
  * reads it, through src/formats/import-r4k.ts).
@@ -20,6 +20,7 @@ import { parseHistoryCsv } from '../src/formats/history-csv.js';
 import { raceSystems } from '../src/ratings/index.js';
 import type { Race } from '../src/ratings/types.js';
 import { rankSystems, type SystemStats } from '../src/services/league-stats-service.js';
+import { defaultF1Dir, F1_FILES, f1SkippedText } from './shared-data.js';
 
 interface History {
 	readonly name: string;
@@ -30,7 +31,7 @@ interface History {
 type Scored = SystemStats;
 
 const root = join(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { f1: { type: 'string', default: '/work/shared/data/f1' } } });
+const { values } = parseArgs({ options: { f1: { type: 'string', default: defaultF1Dir(root) } } });
 
 function score(history: History): Scored[] {
 	return raceSystems.map((system) => {
@@ -88,13 +89,13 @@ const histories: History[] = [
 	},
 ];
 const f1Dir = values.f1;
-const f1Files = ['races.csv', 'results.csv', 'drivers.csv'].map((f) => join(f1Dir, f));
+const f1Files = F1_FILES.map((f) => join(f1Dir, f));
 if (f1Files.every((f) => existsSync(f))) {
 	const f1 = readErgastDir(f1Dir, { from: 1970, to: 2021 }).races;
 	histories.push({ name: 'F1 1970–2021, ratings carried across seasons', races: f1 });
 	histories.push({ name: 'F1 1970–2021, yearly reset', races: f1, reset: 'yearly' });
 } else {
-	console.log(`F1 skipped: ${f1Dir} lacks races.csv, results.csv or drivers.csv (the Ergast f1db_csv dump).\n`);
+	console.log(`${f1SkippedText(f1Dir)}\n`);
 }
 
 for (const history of histories) {

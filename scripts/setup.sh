@@ -6,6 +6,7 @@
 #    that the storage suites start private instances of (test/setup/store-servers.ts), and Debian's Chromium that the
 #    browser tests drive through playwright-core (test/browser/); `npm start` stays without.
 # 2. `npm ci` only when node_modules is missing or was installed from another package-lock.json (stamp file).
+# 3. The build (dist/, scripts/build.sh) only when it is missing or older than the sources.
 # Native builds use Node's headers from Debian (/usr/include/node): the prebuilt and header downloads fail here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,3 +48,5 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
 	npm ci --no-audit --no-fund --loglevel=error >&2
 	echo "$lock_hash" >"$stamp"
 fi
+
+bash scripts/build.sh

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# `npm start` (issue 9, item 9): the set-up step, then the bot IN PLACE of this shell (`exec`), so that the process
-# npm started is the bot itself. npm forwards SIGTERM and SIGINT to that one process only (npm/cli#5776: a shell
-# between them, as in `setup && tsx …`, dies of the signal and leaves the bot running as an orphan). The bot then
-# shuts down gracefully (src/shutdown.ts) and npm exits with its exit code.
-# `node --import tsx` rather than the tsx command: tsx's command is a second Node process that relays signals to the
-# real one; the loader runs in the bot's own process.
+# `npm start`: the set-up step (which builds dist/ when it is missing or older than the sources), then the built bot
+# IN PLACE of this shell (`exec`), so that the process npm started is the bot itself. npm forwards SIGTERM and SIGINT
+# to that one process only (npm/cli#5776: a shell between them, as in `setup && node …`, dies of the signal and leaves
+# the bot running as an orphan). The bot then shuts down gracefully (src/shutdown.ts) and npm exits with its exit code.
+# The bundle rather than `node --import tsx src/index.ts`: no compiling at start-up, and a smaller process
+# (`npm run bench`, bench/startup.ts). `npm run dev` runs the sources through tsx's watcher.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,4 +14,4 @@ export MALLOC_ARENA_MAX=2
 # 50 % rather than V8's default between full collections. A 15,000-race league's replays peaked at 332 MB of RSS with
 # V8's defaults and at 168 MB with these (bench/big-league.ts); no hard limit, so a bigger store cannot run out.
 # shellcheck disable=SC2046 # the flags are words
-exec node $(cat scripts/node-flags) --import tsx src/index.ts "$@"
+exec node $(cat scripts/node-flags) dist/index.js "$@"

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { main } from './cli/main.js';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, loadDotEnv, shardsSetting, type Config, type ShardsSetting } from './config.js';
 import { createLogger } from './logger.js';
 import { handleShutdownSignals } from './shutdown.js';
@@ -29,10 +29,19 @@ async function runBot(): Promise<number> {
 	});
 	// From here on SIGTERM / SIGINT close what is open so far, newest first (issue 9, item 9; src/shutdown.ts).
 	const shutdown = handleShutdownSignals({ log });
+	// The bot's own event-loop figures, for a benchmark driving this process (src/event-loop-log.ts).
+	const loopLog = process.env['PITWALL_EVENT_LOOP_LOG'];
+	if (loopLog) shutdown.add('event-loop log', (await import('./event-loop-log.js')).startEventLoopLog(loopLog));
 	if (shards !== undefined) {
 		// SHARDS=auto|N: this process only manages the shards, each of which runs this file as a bot.
 		const { startShards } = await import('./discord/shard-manager.js');
-		const running = await startShards({ shards, token: config.DISCORD_TOKEN, apiUrl: config.DISCORD_API_URL, log });
+		const running = await startShards({
+			script: fileURLToPath(import.meta.url),
+			shards,
+			token: config.DISCORD_TOKEN,
+			apiUrl: config.DISCORD_API_URL,
+			log,
+		});
 		shutdown.add('shards', () => running.stop());
 		log.info({ shards: running.total }, 'shards running');
 		return 0;
@@ -162,7 +171,8 @@ function httpSettings(config: Config): { serve: boolean; port: number; url: stri
 }
 
 async function runLocal(argv: readonly string[]): Promise<number> {
-	if (argv.length > 0) return main(argv); // `tsx src/index.ts demo …`: the CLI (same as `npm run pitwall -- …`)
+	// `tsx src/index.ts demo …`: the CLI (same as `npm run pitwall -- …`), loaded only then.
+	if (argv.length > 0) return (await import('./cli/main.js')).main(argv);
 	process.stderr.write(
 		'pitwall: no DISCORD_TOKEN set, so running the local console (type help; the demo is `npm run pitwall demo`).\n' +
 			'To run the bot, set DISCORD_TOKEN and DISCORD_APP_ID (see .env.example).\n',

@@ -4,9 +4,10 @@
  * collector instead of stdout (tests). Every logged error (`{ err }`, or an Error as the first argument) goes through
  * one redaction, src/log-redaction.ts: no token and no request body in the log (issue 9, item 1).
  */
+import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { pino, type DestinationStream } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from './config.js';
 import { serializeError } from './log-redaction.js';
 
@@ -51,6 +52,8 @@ function destination(options: LoggerOptions): DestinationStream {
 					done();
 				},
 			});
+		// Loaded only for pretty lines: a development package (devDependencies), and a megabyte the bot need not hold.
+		const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 		return pretty({
 			sync: true,
 			colorize: false,

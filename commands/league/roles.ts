@@ -239,7 +239,7 @@ export const rolesButtons = confirmCancelButtons({
 		const name = esc(league.config.name);
 		if (already) return { stored: `Rank roles of **${name}** are already on: nothing was stored twice.` };
 		return {
-			stored: `Rank roles of **${name}** are on: the bot is giving the roles now, within Discord’s rate limits. /league roles show says how it went.`,
+			stored: `Rank roles of **${name}** are on (${tiersText(league.config.roles!)}): the bot is giving the roles now, within Discord’s rate limits. /league roles show says how it went.`,
 			announcement: { content: `**${name}**: rank roles are on (${tiersText(league.config.roles!)}).` },
 		};
 	},

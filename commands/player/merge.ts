@@ -54,7 +54,7 @@ export const playerMergeButtons = confirmCancelButtons({
 		const what = `**${esc(done.from)}** into **${esc(done.into)}** in **${esc(done.league.config.name)}**`;
 		if (done.already) return { stored: `Already merged: ${what}; nothing was merged twice.` };
 		return {
-			stored: `Merged ${what}.`,
+			stored: `Merged ${what}; ratings were replayed.`,
 			announcement: { content: `Merged ${what}; ratings were replayed.` },
 		};
 	},

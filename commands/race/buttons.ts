@@ -120,7 +120,8 @@ export const raceEditButtons = confirmCancelButtons({
 		const race = raceEmbed(view);
 		const check = warnings.map((w) => `- ${esc(w)}`);
 		return {
-			stored: `Edited **${view.race.id}** in **${esc(view.league.config.name)}**.`,
+			// What the organizer reads says all the announcement says (the console shows only this text of the two).
+			stored: `Edited **${view.race.id}** in **${esc(view.league.config.name)}**. Ratings were replayed from ${view.race.id} on.`,
 			announcement: {
 				content: `Edited. Ratings were replayed from ${view.race.id} on.`,
 				embed:

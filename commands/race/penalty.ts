@@ -106,7 +106,7 @@ export const racePenaltyButtons = confirmCancelButtons({
 		const done = await standings.confirmPenalty(actor, id);
 		if (done.already) return { stored: `${penaltyText(done)} It was given already: nothing was stored twice.` };
 		return {
-			stored: `${penaltyText(done)} Given.`,
+			stored: `${penaltyText(done)} Given. Ratings were replayed from ${done.penalty.race} on.`,
 			announcement: {
 				content: `${penaltyText(done)} Ratings were replayed from ${done.penalty.race} on.`,
 			},

@@ -7,10 +7,7 @@ import type { ChartConfiguration, Plugin } from 'chart.js';
 import { axisStyle, backgroundPlugin, legendLabelStyle, subtitleOptions, titleOptions } from './chart-base.js';
 import { clipName } from './chart-text.js';
 import { chartColors } from './chart-theme.js';
-import type { ChampionshipChart, ChartTheme } from './chart-types.js';
-
-/** More lines than this cannot be told apart at 800×400 (the palette has five colours; the sixth repeats dashed). */
-export const MAX_CHAMPIONSHIP_LINES = 6;
+import { MAX_CHAMPIONSHIP_LINES, type ChampionshipChart, type ChartTheme } from './chart-types.js';
 
 type ChampionshipConfig = ChartConfiguration<'line', number[]>;
 

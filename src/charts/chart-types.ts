@@ -122,6 +122,12 @@ export interface ForecastChart extends ChartTitle {
 	readonly subtitle: string;
 }
 
+/**
+ * More lines than this cannot be told apart at 800×400 (the palette has five colours; the sixth repeats dashed).
+ * Here, not in championship-config.ts, so that the services read it without loading Chart.js and canvas.
+ */
+export const MAX_CHAMPIONSHIP_LINES = 6;
+
 /** A season's points as they added up (championship-config.ts): one line per leading driver. */
 export interface ChampionshipChart extends ChartTitle {
 	/** The season's races in order (their x labels). */

@@ -4,7 +4,8 @@
  * load, and a burst of renders on the main thread stalls every other interaction (numbers: docs/charts.md).
  */
 import type { ChartRenderer, ChartTheme } from './chart-types.js';
-import { DEFAULT_CHART_SIZE, drawChart, type ChartRequest, type ChartSize, type DrawnChart } from './draw-chart.js';
+import { DEFAULT_CHART_SIZE, type ChartSize } from './chart-size.js';
+import type { ChartRequest, DrawnChart } from './draw-chart.js';
 import { WorkerChartRenderer } from './worker-chart-renderer.js';
 
 export interface ChartRendererOptions {
@@ -29,7 +30,8 @@ export function createChartRenderer(options: ChartRendererOptions = {}): Measure
 	const draw = (request: ChartRequest): Promise<DrawnChart> => {
 		if (worker !== undefined) return worker.draw(request);
 		if (closed) return Promise.reject(new Error('The chart renderer is closed.'));
-		return drawChart(request, size);
+		// Chart.js is loaded by the thread that draws: here only when drawing in-thread (the bot never does).
+		return import('./draw-chart.js').then(({ drawChart }) => drawChart(request, size));
 	};
 	const png = async (request: ChartRequest) => (await draw(request)).png;
 	return {

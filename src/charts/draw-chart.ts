@@ -8,6 +8,7 @@ import { Canvas, type PngConfig } from 'canvas';
 import type { ChartJSNodeCanvas } from 'chartjs-node-canvas';
 import { chartCanvas } from './chart-canvas.js';
 import { geometryRecorder, type ChartGeometry } from './chart-geometry.js';
+import { DEFAULT_CHART_SIZE, type ChartSize } from './chart-size.js';
 import type {
 	ChampionshipChart,
 	ChartTheme,
@@ -32,18 +33,12 @@ export type ChartRequest =
 	| { readonly kind: 'forecast'; readonly chart: ForecastChart; readonly theme: ChartTheme }
 	| { readonly kind: 'championship'; readonly chart: ChampionshipChart; readonly theme: ChartTheme };
 
-export interface ChartSize {
-	readonly width: number;
-	readonly height: number;
-}
-
 export interface DrawnChart {
 	readonly png: Buffer;
 	readonly geometry: ChartGeometry;
 }
 
-/** Discord shows an embedded image at about 800×400 (issue 7 §4). */
-export const DEFAULT_CHART_SIZE: ChartSize = { width: 800, height: 400 };
+export { DEFAULT_CHART_SIZE, type ChartSize } from './chart-size.js';
 
 function configFor(request: ChartRequest, plugins: readonly Plugin[]): ChartConfiguration {
 	switch (request.kind) {

@@ -1,15 +1,13 @@
 /**
- * Draws charts on one long-lived worker thread (render-worker.ts), so a burst of renders never blocks the bot's
- * event loop (measured: docs/charts.md, bench/charts.ts). Requests wait in a queue here and go to the worker two at a
- * time, answered by id; the worker starts on the first request, is referenced only while it is busy (an idle renderer
- * never keeps the process alive), is restarted after a crash, and is terminated by close().
+ * Draws charts on a worker thread (render-worker.ts), so a burst of renders never blocks the bot's event loop
+ * (measured: docs/charts.md, bench/charts.ts). Requests wait in a queue here and go to the worker two at a time,
+ * answered by id; the worker starts on the first request, is referenced only while it is busy (an idle renderer never
+ * keeps the process alive), is restarted after a crash, and is terminated by close() and after IDLE_MS without a
+ * request: an idle worker holds 45–60 MB of the bot's RSS (its own V8 heap, Chart.js, cairo's surfaces), a cost the
+ * next chart pays back in one start of the worker.
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../start-worker.js';
-// Keeps canvas's native library loaded in the main thread too. Without it, the process segfaults when the worker
-// exits (canvas 3.2 on Node 20, measured here: worker terminate() after any getContext('2d') → SIGSEGV): the
-// library is unloaded with the worker's environment while cairo still holds per-thread state.
-import 'canvas';
 import type { ChartRequest, ChartSize, DrawnChart } from './draw-chart.js';
 import type { WorkerReply, WorkerRequest } from './render-worker.js';
 
@@ -29,33 +27,74 @@ interface Queued extends Pending {
  */
 const MAX_IN_FLIGHT = 2;
 
+/**
+ * The worker is terminated after this long without a request, and started again by the next one. A start costs the
+ * first chart after it about TODO ms more (a new thread loading Chart.js and its fonts; bench/charts.ts), once per
+ * quiet spell, against 45–60 MB held for nothing between them (bench/real-bot.ts).
+ */
+export const IDLE_MS = 30_000;
+
+/**
+ * Loads canvas's native library in this thread before the first worker starts, and keeps it loaded. Without it, the
+ * process segfaults when the worker exits (canvas 3.2 on Node 20, measured here: worker terminate() after any
+ * getContext('2d') → SIGSEGV): the library is unloaded with the worker's environment while cairo still holds
+ * per-thread state. Loaded with the first chart, not at start-up: a bot that has drawn none does not hold cairo, pango
+ * and their libraries (about 10 MiB of its idle RSS, bench/startup.ts).
+ */
+let canvasLoaded = false;
+let loadingCanvas: Promise<void> | undefined;
+const loadCanvas = () => (loadingCanvas ??= import('canvas').then(() => void (canvasLoaded = true)));
+
 export class WorkerChartRenderer {
 	#worker: Worker | undefined;
+	/** The idle worker being terminated: requests that arrive meanwhile wait in the queue for a new one. */
+	#stopping: Promise<unknown> | undefined;
+	#idleTimer: NodeJS.Timeout | undefined;
 	#nextId = 1;
 	readonly #inFlight = new Map<number, Pending>();
 	readonly #queue: Queued[] = [];
 	#closed = false;
 
-	constructor(readonly size: ChartSize) {}
+	/** `idleMs`: how long an idle worker lives (IDLE_MS; tests shorten it). */
+	constructor(
+		readonly size: ChartSize,
+		readonly idleMs = IDLE_MS,
+	) {}
 
 	draw(request: ChartRequest): Promise<DrawnChart> {
 		if (this.#closed) return Promise.reject(new Error('The chart renderer is closed.'));
 		return new Promise<DrawnChart>((resolve, reject) => {
 			this.#queue.push({ request, resolve, reject });
-			this.#pump();
+			if (canvasLoaded) this.#pump();
+			else
+				loadCanvas().then(
+					() => this.#pump(),
+					(error: Error) => this.#failAll(new Error(`The chart renderer could not load canvas: ${error.message}`)),
+				);
 		});
+	}
+
+	/** Whether a worker thread is running now (tests: it stops when idle). */
+	get running(): boolean {
+		return this.#worker !== undefined;
 	}
 
 	async close(): Promise<void> {
 		this.#closed = true;
+		clearTimeout(this.#idleTimer);
 		const worker = this.#worker;
 		this.#worker = undefined;
 		this.#failAll(new Error('The chart renderer was closed before the chart was drawn.'));
 		if (worker !== undefined) await worker.terminate();
+		await this.#stopping;
 	}
 
 	/** Hands queued requests to the worker up to MAX_IN_FLIGHT; the worker keeps the process alive only while busy. */
 	#pump(): void {
+		// A request that arrives while the idle worker is terminating waits for it to be gone, then starts a new one: two
+		// workers at once would hold twice the memory that stopping it saves.
+		if (this.#stopping !== undefined || this.#closed) return;
+		clearTimeout(this.#idleTimer);
 		while (this.#inFlight.size < MAX_IN_FLIGHT && this.#queue.length > 0) {
 			const { request, resolve, reject } = this.#queue.shift()!;
 			const worker = this.#ensureWorker();
@@ -64,7 +103,24 @@ export class WorkerChartRenderer {
 			worker.postMessage({ id, request, size: this.size } satisfies WorkerRequest);
 		}
 		if (this.#inFlight.size > 0) this.#worker?.ref();
-		else this.#worker?.unref();
+		else if (this.#worker !== undefined) {
+			this.#worker.unref();
+			this.#idleTimer = setTimeout(() => this.#stopIdle(), this.idleMs).unref();
+		}
+	}
+
+	/** Terminates the idle worker; a request queued meanwhile is pumped once it is gone. */
+	#stopIdle(): void {
+		const worker = this.#worker;
+		if (worker === undefined || this.#inFlight.size > 0 || this.#queue.length > 0 || this.#closed) return;
+		this.#worker = undefined; // its exit is then not a crash (the 'exit' handler ignores a worker no longer current)
+		this.#stopping = worker
+			.terminate()
+			.catch(() => undefined)
+			.finally(() => {
+				this.#stopping = undefined;
+				this.#pump();
+			});
 	}
 
 	#ensureWorker(): Worker {

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { isCalendarDate } from '../league/dates.js';
+import { readCalendarDay } from '../league/dates.js';
 import { latestRaceDate } from '../league/standings.js';
 import type { AnyRatingSystem, Race } from '../ratings/types.js';
 import { getSystem } from '../ratings/index.js';
@@ -128,9 +128,7 @@ export function seasonsArg(values: {
 	}
 	if (mode !== 'carry' && mode !== 'restart' && mode !== 'soft')
 		throw new UsageError(`--season-reset must be carry, restart or soft, got "${mode}"`);
-	const starts = values['season-starts']?.split(',').map((day) => day.trim());
-	const bad = starts?.find((day) => !isCalendarDate(day));
-	if (bad !== undefined) throw new UsageError(`--season-starts: "${bad}" is not a calendar day written YYYY-MM-DD`);
+	const starts = values['season-starts']?.split(',').map((day) => dayArg(day, 'season-starts')!);
 	if (starts?.some((day, i) => i > 0 && day <= starts[i - 1]!))
 		throw new UsageError('--season-starts must be in order, each after the one before');
 	const percent = values['season-share'] === undefined ? undefined : Number(values['season-share']);
@@ -160,6 +158,13 @@ export function retirementsArg(value: string | undefined): RetirementReading | u
  */
 export function asOfArg(value: string | undefined, races: readonly Race[]): string | undefined {
 	if (value === undefined) return latestRaceDate(races);
-	if (!isCalendarDate(value)) throw new UsageError(`--as-of must be a calendar day written YYYY-MM-DD, got "${value}"`);
-	return value;
+	return dayArg(value, 'as-of');
+}
+
+/** A day option (`--as-of`, `--season-start`…), `YYYY-MM-DD`, read as the bot reads a date option (dates.ts). */
+export function dayArg(value: string | undefined, name: string): string | undefined {
+	if (value === undefined) return undefined;
+	const read = readCalendarDay(value, `--${name}`);
+	if (!read.ok) throw new UsageError(read.problem);
+	return read.date;
 }

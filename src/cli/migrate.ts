@@ -1,14 +1,17 @@
 #!/usr/bin/env -S npx tsx
 /**
- * `npm run migrate -- --from <STORE_URL> --to <STORE_URL> [--force]` (issue 9 §3): copies every league, with all
+ * `npm run migrate -- --from <STORE_URL> --to <STORE_URL> [--force]`: copies every league, with all
  * its records, from one store to another and verifies by reading back (src/storage/migrate-store.ts). Stop the bot
- * first. Exit code 0 done, 2 bad arguments or a refused target, 1 a failure.
+ * first. Exit code 0 done, 2 bad arguments or a refused target, 1 a failure (a store that stopped answering
+ * mid-copy included), 3 a damaged SQLite store (as `npm start` and `npm run backup`).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCommandArgs, required, UsageError } from './args.js';
 import type { CliIo } from './command.js';
 import { StoreError } from '../storage/keyv-store.js';
+import { STORE_DAMAGED_EXIT_CODE, StoreIntegrityError } from '../storage/store-integrity-error.js';
+import { StoreUnavailableError } from '../storage/store-unavailable-error.js';
 import { migrateStore } from '../storage/migrate-store.js';
 import type { Store } from '../storage/ports.js';
 import { serverName } from '../storage/server-name.js';
@@ -59,10 +62,24 @@ export async function migrate(argv: readonly string[], io: CliIo): Promise<numbe
 		);
 		return 0;
 	} catch (error) {
-		const expected = error instanceof UsageError || error instanceof StoreError;
-		io.err(`migrate: ${error instanceof Error ? error.message : String(error)}\n`);
+		const refused = error instanceof UsageError || error instanceof StoreError;
+		const message = error instanceof Error ? error.message : String(error);
+		if (error instanceof StoreUnavailableError) {
+			// A server that stopped answering or a read-only file, mid-copy: the source is only ever read, the target
+			// may hold part of the copy, which a run with --force completes.
+			io.err(
+				`migrate: a store failed during the copy: ${message}. The source is unchanged; the target may hold part ` +
+					'of the copy: run again with --force once both stores answer\n',
+			);
+			return 1;
+		}
+		if (error instanceof StoreIntegrityError) {
+			io.err(`migrate: ${message}\n`);
+			return STORE_DAMAGED_EXIT_CODE;
+		}
+		io.err(`migrate: ${message}\n`);
 		if (error instanceof UsageError) io.err(USAGE);
-		return expected ? 2 : 1;
+		return refused ? 2 : 1;
 	} finally {
 		await Promise.all(opened.map((store) => store.close()));
 		opened = [];

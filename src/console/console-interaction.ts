@@ -169,6 +169,18 @@ export function showChannelMessage(session: ConsoleSession, payload: unknown): C
 	return message;
 }
 
+/**
+ * A Confirm answers twice on Discord: its own message (the preview, seen by the organizer alone) becomes what was
+ * done, and the channel is told in a message of its own (confirm-buttons.ts). The console has one reader and one
+ * stream, where the two would say the same thing one after the other ("Edited R1 …", then "Edited. Ratings were
+ * replayed …"): after a button has updated its message, a message for everyone it sends shows its embeds (the race
+ * card) without repeating its text, which the updated message already says.
+ */
+function announced(payload: unknown): unknown {
+	if (isEphemeralPayload(payload) || typeof payload !== 'object' || payload === null) return payload;
+	return { ...payload, content: undefined };
+}
+
 /** Reply state and methods shared by the command and the button interaction. */
 function replies(session: ConsoleSession, clicked: ConsoleMessage | undefined) {
 	const state = { deferred: false, replied: false, ephemeral: null as boolean | null };
@@ -230,7 +242,7 @@ function replies(session: ConsoleSession, clicked: ConsoleMessage | undefined) {
 			async followUp(payload: unknown) {
 				if (!state.deferred && !state.replied)
 					throw new Error('The reply to this interaction has not been sent or deferred.');
-				return Promise.resolve(show(payload));
+				return Promise.resolve(show(clicked !== undefined && state.replied ? announced(payload) : payload));
 			},
 			async fetchReply() {
 				return Promise.resolve(current ?? clicked);

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseHistoryCsv } from '../formats/history-csv.js';
+import { PROJECT_ROOT } from '../project-root.js';
 import { LEAGUE_DEFAULTS } from '../league/league-defaults.js';
 import type { LeagueConfig, RaceInput } from '../league/league-events.js';
 import type { Race } from '../ratings/types.js';
@@ -13,8 +14,8 @@ import { LeagueError } from '../league/race-log.js';
 import { leagueId } from '../storage/league-repository.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 
-/** The checked-in history, found from this module (not the working directory). */
-export const SAMPLE_LEAGUE_FILE = join(import.meta.dirname, '..', '..', 'data', 'sample-league.csv');
+/** The checked-in history, found from the project's root (not the working directory). */
+export const SAMPLE_LEAGUE_FILE = join(PROJECT_ROOT, 'data', 'sample-league.csv');
 
 export interface SeedResult {
 	readonly league: LeagueInfo;

@@ -3,7 +3,7 @@
  * REST/gateway base from config (tests point it at test/e2e/fake-discord.ts), and an 'error' listener (an unhandled
  * 'error' event would crash the process).
  */
-import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { NoticeService } from '../services/notices.js';
@@ -11,6 +11,45 @@ import type { ButtonHandler, Command, CommandContext } from './command.js';
 import { NO_MENTIONS } from './reply.js';
 import { createInteractionRouter } from './router.js';
 import { createRoleSyncAdapter } from './role-sync-adapter.js';
+
+/**
+ * What discord.js keeps of what the gateway and interactions bring: nothing the bot never reads. It answers from the
+ * interaction (user, member roles, channel id), posts through REST, and reads only the guilds (which it serves: role
+ * sync, jobs), their roles (a member's roles are looked up there: actor.ts) and channels; those caches stay whole, as
+ * discord.js requires. A server's emojis, stickers, threads, invites and every member seen are dropped instead of held
+ * for the process's life (a long-running bot in many servers: tens of megabytes).
+ */
+const BOT_CACHES = {
+	...Options.DefaultMakeCacheSettings,
+	MessageManager: 0,
+	ReactionManager: 0,
+	ReactionUserManager: 0,
+	PresenceManager: 0,
+	VoiceStateManager: 0,
+	StageInstanceManager: 0,
+	ThreadManager: 0,
+	ThreadMemberManager: 0,
+	GuildEmojiManager: 0,
+	BaseGuildEmojiManager: 0,
+	GuildStickerManager: 0,
+	GuildInviteManager: 0,
+	GuildBanManager: 0,
+	GuildScheduledEventManager: 0,
+	AutoModerationRuleManager: 0,
+	ApplicationCommandManager: 0,
+	// Members and users come with every interaction; the bot's own stay (discord.js reads them: guild.members.me).
+	GuildMemberManager: {
+		maxSize: 100,
+		keepOverLimit: (member: { id: string; client: Client }) => member.id === member.client.user?.id,
+	},
+	UserManager: {
+		maxSize: 1_000,
+		keepOverLimit: (user: { id: string; client: Client }) => user.id === user.client.user?.id,
+	},
+};
+
+/** The sweep of cached users keeps the bot's own. */
+const notTheBot = () => (user: { id: string; client: Client }) => user.id !== user.client.user?.id;
 
 export function createClient(config: Pick<Config, 'DISCORD_API_URL'>, log: Logger): Client {
 	const client = new Client({
@@ -24,6 +63,8 @@ export function createClient(config: Pick<Config, 'DISCORD_API_URL'>, log: Logge
 			globalRequestsPerSecond: 500,
 		},
 		allowedMentions: NO_MENTIONS,
+		makeCache: Options.cacheWithLimits(BOT_CACHES),
+		sweepers: { ...Options.DefaultSweeperSettings, users: { interval: 3_600, filter: notTheBot } },
 	});
 	client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
 	client.on(Events.Warn, (message) => log.warn({ source: 'discord.js' }, message));

@@ -16,10 +16,12 @@ import {
 } from 'discord.js';
 import { publiclyDeferred } from './defer-when-slow.js';
 import type { NoticeService } from '../services/notices.js';
+import { storeFailureMessage } from '../services/errors.js';
 import { actorOf } from './actor.js';
 import { parseCustomId, type ButtonHandler, type Command, type CommandContext } from './command.js';
-import { isIgnoredDiscordError, UserFacingError } from './errors.js';
-import { answerEphemeral, CONTENT_MAX, NO_MENTIONS } from './reply.js';
+import { answerFailureOf, isIgnoredDiscordError, UserFacingError, type AnswerFailure } from './errors.js';
+import { CONTENT_MAX, deliverEphemeral, fallbackText, NO_MENTIONS } from './reply.js';
+import { countingWrites, storedSoFar } from '../services/write-witness.js';
 
 export interface RouterOptions {
 	readonly commands: readonly Command[];
@@ -62,7 +64,8 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 	/**
 	 * Answers a failure: the user's message for a UserFacingError, a reference for anything else. Errors are
 	 * ephemeral: after a public defer (a command that answers everyone, e.g. with a chart) the public "thinking…" is
-	 * deleted and the error follows up for the user only.
+	 * deleted and the error follows up for the user only. An answer Discord refused or failed gets a short fallback
+	 * that says whether anything was stored (answerFallback).
 	 */
 	async function fail(
 		interaction: RepliableInteraction,
@@ -74,27 +77,57 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 			ctx.log.debug({ err: error }, 'interaction expired before it was answered');
 			return;
 		}
+		const failure = answerFailureOf(error);
+		if (failure !== undefined) return answerFallback(interaction, failure, ctx, { updating, publicDefer });
 		let content: string;
 		if (error instanceof UserFacingError) {
 			ctx.log.info({ code: error.code }, 'refused');
 			content = clip(error.message, CONTENT_MAX);
+		} else if (storeFailureMessage(error) !== undefined) {
+			// The store failed (not a bug): the user is told so, and whether anything was stored.
+			ctx.log.warn({ err: error }, 'the store failed');
+			content = `${storeFailureMessage(error)!} (ref: ${interaction.id})`;
 		} else {
 			ctx.log.error({ err: error }, 'interaction failed');
 			content = `Something went wrong (ref: ${interaction.id})`;
 		}
-		try {
-			if (updating && !interaction.replied) {
-				// A deferred update would put the error in place of the clicked message: send it apart.
-				await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-			} else if (publicDefer && interaction.deferred && !interaction.replied) {
-				await interaction.deleteReply();
-				await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-			} else {
-				await answerEphemeral(interaction, content);
-			}
-		} catch (replyError) {
-			if (!isIgnoredDiscordError(replyError)) ctx.log.error({ err: replyError }, 'could not send the error reply');
+		// A deferred update keeps the clicked message: the error goes apart, as a follow-up.
+		const sent = await deliverEphemeral(interaction, content, { updating, publicDefer });
+		if (sent.way === undefined && !isIgnoredDiscordError(sent.error)) {
+			ctx.log.error({ err: sent.error }, 'could not send the error reply');
 		}
+	}
+
+	/**
+	 * Discord refused (400) or failed (5xx) the command's answer: rather than "thinking…" for ever, a short ephemeral
+	 * text that says what Discord did and what the command did — stored (a write went through under this interaction,
+	 * write-witness.ts) or nothing changed. Logged once, with Discord's code and the command (in the bindings), without
+	 * the error itself: its message may quote Discord on what the user typed, and its request holds the token.
+	 */
+	async function answerFallback(
+		interaction: RepliableInteraction,
+		failure: AnswerFailure,
+		ctx: CommandContext,
+		{ updating, publicDefer }: { updating: boolean; publicDefer: boolean },
+	): Promise<void> {
+		const stored = storedSoFar();
+		const sent = await deliverEphemeral(interaction, fallbackText(failure, stored), {
+			updating,
+			publicDefer,
+			// A Confirm that stored: its preview and buttons are stale, the fallback takes their place.
+			replaceClicked: updating && stored,
+			answerShown: failure.request === 'followUp',
+		});
+		const fields = {
+			discordCode: failure.code,
+			status: failure.status,
+			request: failure.request,
+			stored,
+			shown: sent.way ?? 'none',
+		};
+		if (sent.way !== undefined) ctx.log.warn(fields, 'the answer could not be shown');
+		else
+			ctx.log.error({ ...fields, fallbackError: answerFailureOf(sent.error)?.status }, 'the answer could not be shown');
 	}
 
 	/** Pending notices for this member (organizers only, decided by the service), each as an ephemeral follow-up. */
@@ -177,11 +210,14 @@ export function createInteractionRouter(options: RouterOptions): InteractionRout
 		});
 		const ctx: CommandContext = { ...options.context, log };
 		try {
-			if (interaction.isChatInputCommand()) await chatInput(interaction, ctx);
-			else if (interaction.isButton()) await button(interaction, ctx);
-			else if (interaction.isModalSubmit()) await modalSubmit(interaction, ctx);
-			else if (interaction.isAutocomplete()) await autocomplete(interaction, ctx);
-			else log.debug({ type: interaction.type }, 'ignored interaction type');
+			// Writes are counted per interaction: a fallback for a refused answer says whether anything was stored.
+			await countingWrites(async () => {
+				if (interaction.isChatInputCommand()) await chatInput(interaction, ctx);
+				else if (interaction.isButton()) await button(interaction, ctx);
+				else if (interaction.isModalSubmit()) await modalSubmit(interaction, ctx);
+				else if (interaction.isAutocomplete()) await autocomplete(interaction, ctx);
+				else log.debug({ type: interaction.type }, 'ignored interaction type');
+			});
 		} catch (error) {
 			log.error({ err: error }, 'router failure');
 		}

@@ -8,7 +8,6 @@
  * SHARDS to the shard's id (and SHARD_COUNT), so a shard must ignore it.
  */
 import { ShardingManager } from 'discord.js';
-import { fileURLToPath } from 'node:url';
 import type { ShardsSetting } from '../config.js';
 import type { Logger } from '../logger.js';
 
@@ -32,6 +31,8 @@ export interface RunningShards {
 
 /** Spawns the shards and resolves once each has connected. */
 export async function startShards(options: {
+	/** The bot's entry file, which each shard runs: src/index.ts from the sources, dist/index.js when built. */
+	readonly script: string;
 	readonly shards: ShardsSetting;
 	readonly token: string;
 	readonly apiUrl: string;
@@ -39,10 +40,10 @@ export async function startShards(options: {
 }): Promise<RunningShards> {
 	const { log } = options;
 	const total = options.shards === 'auto' ? await recommendedShards(options.apiUrl, options.token) : options.shards;
-	const manager = new ShardingManager(fileURLToPath(new URL('../index.ts', import.meta.url)), {
+	const manager = new ShardingManager(options.script, {
 		totalShards: total,
 		token: options.token,
-		// The shards run the TypeScript entry as this process does (`node --import tsx`).
+		// The shards run the entry as this process does (with `--import tsx` from the sources, the V8 flags).
 		execArgv: process.execArgv,
 		respawn: true,
 	});

@@ -1,6 +1,7 @@
 import { csvLine, CsvError, readCsv } from './csv.js';
 import { isCalendarDate } from '../league/dates.js';
-import { codePointLabel, nameProblem } from '../league/player-names.js';
+import { codePointLabel, nameProblem, normalizeName } from '../league/player-names.js';
+import { utf16WithoutBomProblem, withoutControls } from './text-problems.js';
 import type { EntryStatus, Race, RaceEntry, RaceMode } from '../ratings/types.js';
 
 /**
@@ -24,7 +25,8 @@ export class HistoryCsvError extends Error {
 		readonly line: number,
 		readonly what: string,
 	) {
-		super(`${file}:${line}: ${what}`);
+		// Never echo a control character of the file back (a NUL of a UTF-16 file, an escape): name it instead.
+		super(`${file}:${line}: ${withoutControls(what)}`);
 	}
 }
 
@@ -46,11 +48,14 @@ const MAX_POSITION_TEXT = `${Number.MAX_SAFE_INTEGER} (2^53 − 1)`;
 /** A player's name: the scoreboard's rules (player-names.ts nameProblem), one function for both. */
 const playerProblem = (player: string): string | undefined => nameProblem(player, 'player name');
 
-/** A team's name: at most 64 characters, no control character (it is shown in the championship's tables). */
+/**
+ * A team's name: a player name's rules (no control or invisible character, not blank), at most 64 characters (it is
+ * shown in the championship's tables), and it may start with `#`.
+ */
 function teamProblem(team: string): string | undefined {
 	if (/\p{Cc}/u.test(team)) return 'a team name may not hold control characters';
-	if (team.length > 64) return `the team name "${team.slice(0, 20)}…" is longer than 64 characters`;
-	return undefined;
+	if ([...team].length > 64) return `the team name "${team.slice(0, 20)}…" is longer than 64 characters`;
+	return nameProblem(team, 'team name', { maxLength: 64, idLike: false });
 }
 
 /** A race id may hold almost anything (it becomes the race's name), but no control character. */
@@ -89,6 +94,8 @@ export type HistoryCsvWarn = (warning: string) => void;
  * rated before that race (rating-order.ts), as a make-up race confirmed late is in a league.
  */
 export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsvWarn = () => {}): Race[] {
+	const encoding = utf16WithoutBomProblem(text);
+	if (encoding !== undefined) throw new HistoryCsvError(file, 1, encoding);
 	let rows;
 	try {
 		rows = readCsv(text);
@@ -142,10 +149,12 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 		if (raceId === '') fail(line, 'empty race id');
 		const raceProblem = raceIdProblem(raceId);
 		if (raceProblem !== undefined) fail(line, raceProblem);
-		const player = cell('player');
-		if (player === '') fail(line, 'empty player name');
-		const nameIssue = playerProblem(player);
+		const rawPlayer = cell('player');
+		if (rawPlayer === '') fail(line, 'empty player name');
+		const nameIssue = playerProblem(rawPlayer);
 		if (nameIssue !== undefined) fail(line, nameIssue);
+		// Stored as a scoreboard stores it: "A\tnn" and "A  nn" are "A nn", one player, not two that look the same.
+		const player = normalizeName(rawPlayer);
 		const positionText = cell('position');
 		if (!/^\d+$/.test(positionText) || Number(positionText) < 1) {
 			fail(line, `position must be an integer of at least 1, got "${positionText}"`);
@@ -174,9 +183,10 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 		}
 		const date = dateText === '' ? undefined : dateText;
 		const mode = modeText === '' ? undefined : (modeText as RaceMode);
-		const team = cell('team');
-		const badTeam = team === '' ? undefined : teamProblem(team);
+		const rawTeam = cell('team');
+		const badTeam = rawTeam === '' ? undefined : teamProblem(rawTeam);
 		if (badTeam !== undefined) fail(line, badTeam);
+		const team = normalizeName(rawTeam);
 
 		if (current?.id !== raceId) {
 			if (seenRaces.has(raceId)) {
@@ -291,6 +301,11 @@ function checkWritable(races: readonly Race[]): void {
 			if (player !== player.trim()) {
 				refuse(`the player name ${JSON.stringify(player)} has spaces at its ends, which a reader trims`);
 			}
+			if (player !== normalizeName(player)) {
+				refuse(
+					`the player name ${JSON.stringify(player)} has a tab or several spaces in a row, which a reader makes one`,
+				);
+			}
 			if (players.has(player)) refuse(`player ${JSON.stringify(player)} is entered twice`);
 			players.add(player);
 			const at = `${where}, player ${JSON.stringify(player)}`;
@@ -307,6 +322,9 @@ function checkWritable(races: readonly Race[]): void {
 				if (problem !== undefined) throw new HistoryCsvWriteError(`${at}: ${problem}`);
 				if (entry.team !== entry.team.trim()) {
 					throw new HistoryCsvWriteError(`${at}: the team name has spaces at its ends, which a reader trims`);
+				}
+				if (entry.team !== normalizeName(entry.team)) {
+					throw new HistoryCsvWriteError(`${at}: the team name has several spaces in a row, which a reader makes one`);
 				}
 			}
 			if (!ENTRY_STATUSES.includes(entry.status)) {

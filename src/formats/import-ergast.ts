@@ -1,4 +1,5 @@
 import { ImportError, readTable, type ImportResult } from './import-table.js';
+import { normalizeName } from '../league/player-names.js';
 import type { RaceEntry } from '../ratings/types.js';
 
 /** The text of the Ergast CSV dump files the importer reads. */
@@ -42,7 +43,7 @@ export function importErgast(files: ErgastFiles, options: ErgastOptions = {}): I
 	for (const row of drivers.rows) {
 		driverById.set(row.get('driverId'), {
 			ref: row.get('driverRef'),
-			name: `${row.get('forename').trim()} ${row.get('surname').trim()}`,
+			name: normalizeName(`${row.get('forename')} ${row.get('surname')}`),
 		});
 	}
 	const idsByName = new Map<string, Set<string>>();

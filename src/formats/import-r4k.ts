@@ -1,4 +1,5 @@
 import { ImportError, type ImportResult } from './import-table.js';
+import { normalizeName } from '../league/player-names.js';
 import { isCalendarDate } from '../league/dates.js';
 import { formatScoreboard } from './scoreboard.js';
 import type { Race, RaceEntry } from '../ratings/types.js';
@@ -56,7 +57,7 @@ export function readR4kScoreboard(scoreboard: string, file: string): R4kScoreboa
 			dropped++;
 			continue;
 		}
-		const name = values.get('name') ?? '';
+		const name = normalizeName(values.get('name') ?? '');
 		const lap = values.get('lap') ?? '';
 		if (name === '' || !/^\d+$/.test(lap) || Number(lap) === 0) {
 			throw new ImportError(`${file}:${line}: expected a name and a lap in hundredths of a second (> 0)`);

@@ -1,4 +1,5 @@
 import { ImportError, readTable, type ImportResult } from './import-table.js';
+import { normalizeName } from '../league/player-names.js';
 import type { RaceEntry } from '../ratings/types.js';
 
 /**
@@ -16,7 +17,7 @@ export function importZakstunts(text: string, file = 'zakstunts.csv'): ImportRes
 	const drop = (reason: string): void => void dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
 	for (const row of table.rows) {
 		const track = row.get('Track').trim();
-		const racer = row.get('Racer').trim();
+		const racer = normalizeName(row.get('Racer'));
 		const rank = row.get('Rank').trim();
 		const status = row.get('Status').trim();
 		if (track === '' || racer === '' || !/^\d+$/.test(rank) || Number(rank) < 1) {

@@ -1,5 +1,7 @@
 import { csvLine } from './csv.js';
 import { writeHistoryCsv } from './history-csv.js';
+import { fmtRating } from './number-text.js';
+import type { RatingScale } from './rating-scale.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import type { Race, RatingSummary } from '../ratings/types.js';
 
@@ -41,6 +43,13 @@ export function exportLeague(log: LeagueLog): LeagueExport {
 	};
 }
 
+/**
+ * The standings file's columns. `rating` and `uncertainty` are the numbers /leaderboard and /rating show, rounded as
+ * they show them (one decimal; endure and speed as Elo-like points, rating-scale.ts); `rating_raw` and
+ * `uncertainty_raw` are the values as computed, at full precision (String round-trips), as `pitwall replay` prints
+ * them. An uncertainty is empty where the system shows none per player (folyami, stk, endure's base form); its raw
+ * value is still written where the system keeps one.
+ */
 export const STANDINGS_COLUMNS = [
 	'system',
 	'rank',
@@ -50,31 +59,38 @@ export const STANDINGS_COLUMNS = [
 	'races',
 	'provisional',
 	'last_race',
+	'rating_raw',
+	'uncertainty_raw',
 ] as const;
 
 export interface StandingsTable {
 	readonly system: string;
+	/** The scale the league shows this system's ratings on (its parameters decide endure's and speed's). */
+	readonly scale: RatingScale;
 	readonly rows: readonly (RatingSummary & { readonly name: string; readonly lastDate?: string | undefined })[];
 }
 
-/** Every system's standings in one CSV, best first per system; numbers at full precision (String round-trips). */
+/** Every system's standings in one CSV, best first per system: as shown, then as computed. */
 export function writeStandingsCsv(tables: readonly StandingsTable[]): string {
 	const lines = [STANDINGS_COLUMNS.join(',')];
-	for (const { system, rows } of tables) {
-		rows.forEach((row, i) =>
+	for (const { system, scale, rows } of tables) {
+		rows.forEach((row, i) => {
+			const uncertainty = scale.uncertainty(row.uncertainty);
 			lines.push(
 				csvLine([
 					system,
 					String(i + 1),
 					row.name,
-					String(row.rating),
-					row.uncertainty === undefined ? '' : String(row.uncertainty),
+					fmtRating(scale.rating(row.rating)),
+					uncertainty === undefined ? '' : fmtRating(uncertainty),
 					String(row.races),
 					row.provisional ? 'yes' : 'no',
 					row.lastDate ?? '',
+					String(row.rating),
+					row.uncertainty === undefined ? '' : String(row.uncertainty),
 				]),
-			),
-		);
+			);
+		});
 	}
 	return lines.join('\n') + '\n';
 }

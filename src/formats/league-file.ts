@@ -1,6 +1,7 @@
 import { HistoryCsvError, parseHistoryCsv } from './history-csv.js';
 import { importErgast } from './import-ergast.js';
 import { ImportError } from './import-table.js';
+import { utf16WithoutBomProblem } from './text-problems.js';
 import { importZakstunts } from './import-zakstunts.js';
 import type { Race } from '../ratings/types.js';
 
@@ -55,6 +56,8 @@ export function formatOf(text: string): LeagueFileFormat {
 }
 
 export function readLeagueFile(input: LeagueFileInput): LeagueFile {
+	const encoding = utf16WithoutBomProblem(input.file.text);
+	if (encoding !== undefined) throw new LeagueFileError(`${input.file.name}: ${encoding}`);
 	const format = formatOf(input.file.text);
 	const ergastOnly = input.races ?? input.drivers ?? input.from ?? input.to;
 	if (format !== 'ergast' && ergastOnly !== undefined) {

@@ -108,6 +108,13 @@ export interface LineReading {
 export interface ScoreboardError {
 	readonly line: number;
 	readonly message: string;
+	/** `racer`: a one-line paste was split into racers, and `line` is the racer's number on it (placeOf). */
+	readonly unit?: 'racer' | undefined;
+}
+
+/** Where an error is, as a message says it: `line 3`, or `racer 3` of a one-line paste. */
+export function placeOf(error: ScoreboardError): string {
+	return `${error.unit ?? 'line'} ${error.line}`;
 }
 
 /** One racer as read from a line or row, before the scoreboard-wide checks. */

@@ -33,7 +33,7 @@ const SEVERAL_RACERS =
 /**
  * A scoreboard pasted as one line: racers separated by `;` (the form Discord's one-line option needs), or a paste
  * that lost its line breaks, split before each position (splitOneLine, with a warning). The pieces become the lines,
- * so "line N" is then the Nth racer. Other input comes back unchanged.
+ * and messages say "racer N" for the Nth (parseScoreboard). Other input comes back unchanged.
  */
 export function unfoldOneLine(lines: readonly string[], warnings: string[]): readonly string[] {
 	const filled = lines.filter((content) => content.trim() !== '');
@@ -46,7 +46,7 @@ export function unfoldOneLine(lines: readonly string[], warnings: string[]): rea
 	const marks = racers.map((racer) => `"${racer.split(' ')[0]}"`);
 	warnings.push(
 		`line 1: one line holds ${racers.length} racers, read as split before each position (${marks.slice(0, 4).join(', ')}` +
-			`${marks.length > 4 ? ', …' : ''}); "line N" below is the Nth racer: check the order, or put one racer per line`,
+			`${marks.length > 4 ? ', …' : ''}); "racer N" below is the Nth of them: check the order, or put one racer per line`,
 	);
 	return racers;
 }

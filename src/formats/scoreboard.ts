@@ -80,7 +80,7 @@ const EXAMPLE_LINE = '"1. Alice 1:23.456"';
 export function parseScoreboard(text: string, options: ScoreboardOptions = {}): ScoreboardResult {
 	const bytes = utf8Length(text);
 	if (bytes > SCOREBOARD_LIMITS.maxBytes) {
-		return failure([
+		return failureOf([
 			{
 				line: 1,
 				message: `the scoreboard is ${bytes} bytes: at most ${SCOREBOARD_LIMITS.maxBytes} (64 KiB); submit one race at a time`,
@@ -93,14 +93,18 @@ export function parseScoreboard(text: string, options: ScoreboardOptions = {}): 
 	stripCodeFences(pasted, errors, warnings);
 	const firstIndex = pasted.findIndex((content) => content.trim() !== '');
 	if (firstIndex === -1) {
-		if (errors.length > 0) return failure(errors);
-		return failure([
+		if (errors.length > 0) return failureOf(errors);
+		return failureOf([
 			{ line: 1, message: `the scoreboard is empty: expected one racer per line, like ${EXAMPLE_LINE}` },
 		]);
 	}
 	const format: ScoreboardFormat = isCsvHeader(pasted[firstIndex]!) ? 'csv' : 'text';
 	// Issue 8 §2: a one-line paste (`;`-separated, or lost line breaks) becomes one line per racer first.
 	const lines = format === 'text' && errors.length === 0 ? unfoldOneLine(pasted, warnings) : pasted;
+	// The pieces of a one-line paste are its racers: "line 3" would point at a line the organizer never wrote.
+	const byRacer = lines !== pasted;
+	const afterUnfold = warnings.length; // the warnings about the racers come after the one about the split
+	const failure = (found: ScoreboardError[]) => failureOf(found, byRacer);
 	const tooLong = new Set<number>();
 	lines.forEach((content, i) => {
 		const length = [...content].length;
@@ -133,10 +137,22 @@ export function parseScoreboard(text: string, options: ScoreboardOptions = {}): 
 	});
 	const entries = validate(renamed, errors, warnings, options, suggestions);
 	if (errors.length > 0) return failure(errors);
-	return { ok: true, format, entries, warnings, suggestions };
+	return {
+		ok: true,
+		format,
+		entries,
+		warnings: byRacer ? warnings.map((w, i) => (i < afterUnfold ? w : racerPlaces(w))) : warnings,
+		suggestions,
+	};
 }
 
-function failure(errors: ScoreboardError[]): ScoreboardResult {
+/** "line 3" as "racer 3", in a message about a one-line paste split into racers. */
+const racerPlaces = (message: string): string => message.replace(/\bline (\d+)/gu, 'racer $1');
+
+function failureOf(found: ScoreboardError[], byRacer = false): ScoreboardResult {
+	const errors = byRacer
+		? found.map((e) => ({ line: e.line, message: racerPlaces(e.message), unit: 'racer' as const }))
+		: found;
 	const sorted = errors.toSorted((a, b) => a.line - b.line);
 	return {
 		ok: false,

@@ -12,6 +12,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import { sizeText } from '../services/attachment-download.js';
+import { storeFailureMessage } from '../services/errors.js';
 import { healthRoute } from './routes/health.js';
 import { inboxRoute, type InboxRouteOptions } from './routes/inbox.js';
 import { leagueApiRoute } from './routes/league-api.js';
@@ -54,6 +55,12 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 		const status = error.statusCode ?? 500;
 		if (status >= 400 && status < 500) {
 			return reply.code(status).send({ status: 'bad-request', message: `${error.message}. Nothing was stored.` });
+		}
+		const storeFailure = storeFailureMessage(error);
+		if (storeFailure !== undefined) {
+			// The store failed (not a bug): said so, and whether anything was stored (it may have been).
+			log.warn({ err: error, ref: request.id, url: request.routeOptions.url }, 'the store failed');
+			return reply.code(503).send({ status: 'store-unavailable', message: `${storeFailure} (ref: ${request.id})` });
 		}
 		log.error({ err: error, ref: request.id, url: request.routeOptions.url }, 'http request failed');
 		return reply

@@ -81,3 +81,86 @@ export function dateOfDayNumber(days: number): string {
 export function addDays(date: string, days: number): string {
 	return dateOfDayNumber(dayNumber(date) + days);
 }
+
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
+
+/** A day typed by someone: the date, or why it is refused in words that say how to write it. */
+export type DayReading =
+	{ readonly ok: true; readonly date: string } | { readonly ok: false; readonly problem: string };
+
+const iso = (year: number, month: number, day: number): string | undefined => {
+	const text = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+	return isCalendarDate(text) ? text : undefined;
+};
+
+/**
+ * Reads a day typed by a user (every date option: `/race submit date:`, `/race edit date:`, `/season start|end date:`,
+ * the CLI's `--as-of` and `--season-start`). Only `YYYY-MM-DD` is taken; anything else is refused with `problem`,
+ * which says how to write it and, where the text can mean one day only, which: `2026-3-5` and `2026/03/05` (year
+ * first), `03.12.2026` (dots are written day first) give "did you mean 2026-12-03?". `03/12/2026` could be either
+ * order, so both are named and none is taken: a wrong guess would date the race silently. `subject` names the input
+ * ("The date", "--as-of"); `quote` shows the typed text (the bot escapes it for Discord); `example` is the day the
+ * message shows where the text suggests none (the bot gives today).
+ */
+export function readCalendarDay(
+	text: string,
+	subject: string,
+	options: { readonly quote?: (typed: string) => string; readonly example?: string } = {},
+): DayReading {
+	const { quote = (typed: string) => typed, example = '2026-12-03' } = options;
+	const typed = text.trim();
+	if (isCalendarDate(typed)) return { ok: true, date: typed };
+	const shown = `${subject} "${quote(typed)}"`;
+	const form = 'Dates are written YYYY-MM-DD';
+	const iso8601 = DATE.exec(typed);
+	if (iso8601) {
+		const [year, month] = [Number(iso8601[1]), Number(iso8601[2])];
+		const why =
+			month < 1 || month > 12
+				? `there is no month ${month}`
+				: `${MONTHS[month - 1]} ${year} has ${daysInMonth(year, month)} days`;
+		return { ok: false, problem: `${shown} is not a day of the calendar: ${why}.` };
+	}
+	const yearFirst = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/u.exec(typed);
+	const dayFirst = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/u.exec(typed);
+	const either = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/u.exec(typed);
+	const one = yearFirst
+		? iso(Number(yearFirst[1]), Number(yearFirst[2]), Number(yearFirst[3]))
+		: dayFirst
+			? iso(Number(dayFirst[3]), Number(dayFirst[2]), Number(dayFirst[1]))
+			: undefined;
+	if (one !== undefined) return { ok: false, problem: `${shown}: did you mean ${one}? ${form}, like ${one}.` };
+	if (yearFirst || dayFirst) {
+		return {
+			ok: false,
+			problem: `${shown} is not a day of the calendar. ${form} (year, month, day), like ${example}.`,
+		};
+	}
+	if (either) {
+		const [a, b, year] = [Number(either[1]), Number(either[2]), Number(either[3])];
+		const readings = [...new Set([iso(year, b, a), iso(year, a, b)].filter((d) => d !== undefined))];
+		if (readings.length === 1) {
+			return { ok: false, problem: `${shown}: did you mean ${readings[0]}? ${form}, like ${readings[0]}.` };
+		}
+		if (readings.length === 2) {
+			return {
+				ok: false,
+				problem: `${shown} may be day first (${readings[0]}) or month first (${readings[1]}). ${form}, like ${readings[0]}.`,
+			};
+		}
+	}
+	return { ok: false, problem: `${shown} is not a date. ${form} (year, month, day), like ${example}.` };
+}

@@ -104,8 +104,9 @@ export type LeagueEventBody =
 			readonly simIds?: readonly SimIdClaim[] | undefined;
 	  }
 	/**
-	 * A whole history brought in at once (`/league import`, issue 8 §1): one record, so it is stored all or nothing on
-	 * every store. The fold applies it as one race-submitted per race, ids R1..RN, all at this event's seq.
+	 * A whole history brought in at once (`/league import`): one event, so it is stored all or nothing on every
+	 * store (a big one as parts its record names, written before it: storage/event-parts.ts). The fold applies it
+	 * as one race-submitted per race, ids R1..RN, all at this event's seq (in steps: LeagueLog.applyInSteps).
 	 */
 	| {
 			readonly type: 'league-imported';

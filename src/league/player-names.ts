@@ -7,15 +7,48 @@
 export const MAX_NAME_LENGTH = 32;
 
 /**
- * Characters never allowed in a name: C0/C1 control characters (tab excepted: it is whitespace and collapses to a
- * space), lone surrogates, line/paragraph separators, and every invisible format character (Unicode category Cf:
- * zero-width space, word joiner, BOM, soft hyphen, bidi marks, embeddings, overrides and isolates, …), which let two
- * names look identical or reorder the text around them (issue 9 item 7: a list of a few let U+200E through).
- * Zero-width joiner and non-joiner (U+200D, U+200C) stay allowed: emoji sequences and some scripts need them; so do
- * the tag characters of a flag's emoji tag sequence (🏴 + tags + cancel tag, e.g. the flag of Scotland).
+ * Characters never allowed in a name, the one rule of every path a name comes in by (a pasted scoreboard, a results
+ * file, a history CSV, `/league import`, `/player rename` and `alias`, `/league create`, a season's or team's name):
+ * - C0/C1 control characters (tab excepted: it is whitespace, and whitespace collapses to one space), lone
+ *   surrogates, line and paragraph separators;
+ * - every code point that shows nothing: Unicode's Default_Ignorable_Code_Point (UAX #44; Hangul fillers U+3164,
+ *   U+115F, U+1160, U+FFA0, the combining grapheme joiner U+034F, variation selectors, Khmer inherent vowels, …) and
+ *   the format characters, category Cf (zero-width space, word joiner, BOM, soft hyphen, bidi marks, embeddings,
+ *   overrides and isolates, …). Such a character lets two names look identical ("A\u034Fnn" and "Ann") or a name look
+ *   blank (U+3164 alone), or reorders the text around it. They are refused rather than dropped: a name is stored as
+ *   typed, and a name that silently lost a character would no longer match what the organizer sees in their source.
+ *
+ * Except where they are part of what is shown (exceptionsAt):
+ * - an emoji's variation selector (U+FE0F, U+FE0E right after an emoji: "❤️", keycaps "1️⃣");
+ * - the zero-width joiner inside an emoji ZWJ sequence (👨‍👩‍👧, 🏳️‍🌈), and the tag characters of a flag's emoji tag
+ *   sequence (🏴 + tags + cancel tag, the flag of Scotland);
+ * - zero-width joiner and non-joiner between two letters of a script they shape (Arabic, Persian, the Indic
+ *   scripts: Unicode 15 §23.2), never next to a Latin, Greek or Cyrillic letter, where they show nothing.
+ * Results files, whose names the organizer cannot edit, have these characters dropped instead (to-scoreboard.ts).
  */
-const FORBIDDEN = /[\p{Cc}\p{Cs}\u2028\u2029]|(?![\u200C\u200D])\p{Cf}/u;
+const REFUSED = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 const EMOJI_TAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+const EMOJI = /^\p{Emoji}$/u;
+const PICTOGRAPH = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}]$/u;
+const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
+/** Scripts in which a joiner changes nothing on screen. */
+const UNSHAPED = /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}]$/u;
+
+/** Whether the refused-looking code point at `i` of `points` is part of what is shown (the exceptions above). */
+function exceptionsAt(points: readonly string[], i: number): boolean {
+	const char = points[i]!;
+	const before = points[i - 1];
+	const after = points[i + 1];
+	if (char === '\uFE0F' || char === '\uFE0E') return before !== undefined && EMOJI.test(before);
+	if (char !== '\u200D' && char !== '\u200C') return false;
+	if (before === undefined || after === undefined) return false;
+	if (char === '\u200D') {
+		// An emoji ZWJ sequence: pictograph (maybe with its U+FE0F or skin tone) ZWJ pictograph.
+		const base = before === '\uFE0F' ? points[i - 2] : before;
+		if (base !== undefined && PICTOGRAPH.test(base) && PICTOGRAPH.test(after)) return true;
+	}
+	return LETTER_OR_MARK.test(before) && LETTER_OR_MARK.test(after) && !UNSHAPED.test(before) && !UNSHAPED.test(after);
+}
 
 /** NFC, every run of whitespace (any Unicode space, tab) collapsed to one space, trimmed. */
 export function normalizeName(raw: string): string {
@@ -32,9 +65,26 @@ export function codePointLabel(char: string): string {
 	return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** The first forbidden character of `text`, if any. */
+/** The first forbidden character of `text` (see REFUSED), if any. */
 export function forbiddenCharacter(text: string): string | undefined {
-	return FORBIDDEN.exec(text.replaceAll('\t', ' ').replace(EMOJI_TAG_SEQUENCE, '\u{1F3F4}'))?.[0];
+	const points = [...text.replaceAll('\t', ' ').replace(EMOJI_TAG_SEQUENCE, '\u{1F3F4}')];
+	for (let i = 0; i < points.length; i++) {
+		if (REFUSED.test(points[i]!) && !exceptionsAt(points, i)) return points[i];
+	}
+	return undefined;
+}
+
+/**
+ * Code points that show no ink though they are allowed (REFUSED refuses the invisible ones): marks alone, the braille
+ * blank U+2800. A name of nothing else, spaces aside, looks blank.
+ */
+const INKLESS = /[\s\p{M}\u2800]/gu;
+
+/** How a kind of name departs from a player's: a team's may be longer, and is never read as a player id. */
+export interface NameRules {
+	readonly maxLength?: number;
+	/** Refuse a leading `#` (player ids start with it). */
+	readonly idLike?: boolean;
 }
 
 /**
@@ -44,18 +94,25 @@ export function forbiddenCharacter(text: string): string | undefined {
  * acceptable: output escapes them (escapeForDiscord). A name may not start with `#`: player ids do (`#1`), and a
  * name that reads as an id would be credited to that player.
  */
-export function nameProblem(raw: string, what = 'name'): string | undefined {
+export function nameProblem(
+	raw: string,
+	what = 'name',
+	{ maxLength = MAX_NAME_LENGTH, idLike = true }: NameRules = {},
+): string | undefined {
 	const bad = forbiddenCharacter(raw);
 	if (bad !== undefined) {
 		return `the ${what} contains the character ${codePointLabel(bad)}: control and invisible formatting characters are not allowed`;
 	}
 	const name = normalizeName(raw);
 	if (name === '') return what === 'name' ? 'expected a player name' : `the ${what} is empty`;
-	const length = [...name].length;
-	if (length > MAX_NAME_LENGTH) {
-		return `the ${what} "${name}" is ${length} characters long: at most ${MAX_NAME_LENGTH}`;
+	if (name.replace(INKLESS, '') === '') {
+		return `the ${what} looks blank: it has no visible character (${[...name].map(codePointLabel).join(' ')})`;
 	}
-	if (name.startsWith('#')) {
+	const length = [...name].length;
+	if (length > maxLength) {
+		return `the ${what} "${name}" is ${length} characters long: at most ${maxLength}`;
+	}
+	if (idLike && name.startsWith('#')) {
 		return `the ${what} "${name}" starts with #, as player ids do (#1): start it with another character`;
 	}
 	return undefined;
@@ -198,12 +255,10 @@ export function lookupSuggestions(query: string, knownNames: readonly string[]):
 }
 
 /**
- * Characters that show nothing yet are allowed in names (FORBIDDEN refuses the worst): soft hyphen, combining
- * grapheme joiner, Mongolian vowel separator, zero-width non-joiner and joiner, invisible operators, Hangul fillers,
- * Khmer inherent vowels, variation selectors. A known name with one of these added looks identical on screen.
+ * Characters that show nothing (REFUSED refuses them in new names; names stored before, and the joiners and
+ * variation selectors allowed in context, may hold them). A known name with one of these added looks identical.
  */
-const INVISIBLE =
-	/\u00AD|\u034F|\u115F|\u1160|\u17B4|\u17B5|\u180E|\u200C|\u200D|[\u2061-\u2064]|\u3164|[\uFE00-\uFE0F]/gu;
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** Lowercased keys a name may be a known name under: without invisible characters, without its last or first word. */
 function coreKeys(name: string): string[] {

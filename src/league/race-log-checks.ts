@@ -1,6 +1,6 @@
 import type { EntryInput, LeagueConfig, LeagueEvent, RaceInput } from './league-events.js';
 import { isCalendarDate } from './dates.js';
-import { nameProblem, normalizeName } from './player-names.js';
+import { nameProblem, normalizeName, type NameRules } from './player-names.js';
 import { getSystem, isSystemId } from '../ratings/index.js';
 import type { PlayerInfo } from './race-log.js';
 import type { EntryStatus, RaceEntry } from '../ratings/types.js';
@@ -33,11 +33,26 @@ export function validName(name: unknown, what: string): string {
  * tidies it (NFC, one space between words), or a LeagueError saying what is wrong: the scoreboard's rules, one
  * function for every path (player-names.ts nameProblem; issue 9 item 7).
  */
-export function newName(raw: unknown, what: string): string {
+export function newName(raw: unknown, what: string, rules?: NameRules): string {
 	if (typeof raw !== 'string') throw new LeagueError(`the ${what} must be text`);
-	const problem = nameProblem(raw, what);
+	const problem = nameProblem(raw, what, rules);
 	if (problem !== undefined) throw new LeagueError(problem);
 	return normalizeName(raw);
+}
+
+/** A team's name: up to 64 characters (as teams always were), and it may start with `#`. */
+const TEAM_NAME: NameRules = { maxLength: 64, idLike: false };
+
+/**
+ * newName for a name an event stores as it comes (a race's new racer, a team, a season): the event must already hold
+ * the tidied name. Every reader tidies it (scoreboards, history CSV, importers); one that did not would store
+ * "A\tnn" beside "A nn", two players who look the same, so the log refuses it instead.
+ */
+function storedName(raw: unknown, what: string, rules?: NameRules): void {
+	const name = newName(raw, what, rules);
+	if (typeof raw === 'string' && name !== raw.normalize('NFC').trim()) {
+		throw new LeagueError(`the ${what} "${name}" has a tab or several spaces between its words: use one space`);
+	}
 }
 
 /**
@@ -71,11 +86,18 @@ export function checkNewNames(
 				for (const entry of race.entries) {
 					if (checked.has(entry.player)) continue;
 					checked.add(entry.player);
-					if (resolve(entry.player) === undefined) newName(entry.player, 'player name');
+					if (resolve(entry.player) === undefined) storedName(entry.player, 'player name');
+					if (entry.team !== undefined) storedName(entry.team, 'team name', TEAM_NAME);
 				}
 			}
 			return;
 		}
+		case 'team-set':
+			if (event.team !== null) storedName(event.team, 'team name', TEAM_NAME);
+			return;
+		case 'season-started':
+			storedName(event.name, 'season name', { maxLength: 64 });
+			return;
 		default:
 			return;
 	}

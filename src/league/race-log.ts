@@ -137,6 +137,13 @@ export interface LeagueLog {
 	check(event: LeagueEvent): ApplyResult;
 	/** Validate and apply a stored event (names as the rules were when it was written). */
 	apply(event: LoggedEvent): ApplyResult;
+	/**
+	 * `check` and `apply` in steps: generators that pause between slices of a big import's races (each step a few
+	 * milliseconds) and return what `check` and `apply` return. Other events take one step. Nothing changes until the
+	 * last step, so a log stopped halfway is as it was.
+	 */
+	checkInSteps(event: LeagueEvent): Generator<void, ApplyResult>;
+	applyInSteps(event: LoggedEvent): Generator<void, ApplyResult>;
 	/** A player by id (`#n`, following merges) or by name/alias (case-insensitive). */
 	resolve(ref: string): PlayerInfo | undefined;
 	/** The player stored under `id` (`#n`), without following merges: a player merged away is itself. */
@@ -299,7 +306,66 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		latestDate = latestOf(races);
 	};
 
-	const plan = (event: LeagueEvent, at: number): Plan => {
+	/**
+	 * The plan of a league-imported event, in steps: a generator that pauses every IMPORT_RACES_PER_STEP races, so
+	 * that a caller with an event loop (the repository) can let other work run while a history of thousands of races
+	 * is checked (`check` and `apply` run it to its end at once).
+	 */
+	function* planImport(event: Extract<LeagueEvent, { type: 'league-imported' }>, at: number): Generator<void, Plan> {
+		// An import goes into a league without races, so R1..RN are the file's races in file order.
+		if (races.length > 0) {
+			throw new LeagueError(`this league already has ${plural(races.length, 'race')}: import into a new league`);
+		}
+		const inputs: readonly RaceInput[] = event.races;
+		if (!Array.isArray(event.races) || inputs.length === 0) throw new LeagueError('the import has no races');
+		const records: RaceRecord[] = [];
+		const created: PlayerInfo[] = [];
+		const createdNames = new Map<string, PlayerInfo>();
+		// Players created by earlier races of the batch are known to later ones, as if submitted one by one.
+		const batchResolve = (ref: string) =>
+			resolve(ref) ??
+			(ref.trim().startsWith('#') ? created.find((p) => p.id === ref.trim()) : createdNames.get(nameKey(ref)));
+		for (const [k, input] of inputs.entries()) {
+			if (k > 0 && k % IMPORT_RACES_PER_STEP === 0) yield;
+			const id = `R${races.length + k + 1}`;
+			const label = input.name === undefined ? id : `${id} ("${input.name}")`;
+			checkDatedForReset(config, input.date, label);
+			const content = planRaceContent(input, label, batchResolve, players.size + created.length);
+			for (const p of content.created) {
+				created.push(p);
+				createdNames.set(nameKey(p.name), p);
+			}
+			const { date, mode, name } = input;
+			records.push({
+				id,
+				...(name !== undefined && { name }),
+				seq: at,
+				...(date !== undefined && { date }),
+				...(mode !== undefined && { mode }),
+				entries: content.entries,
+				submittedBy: event.by,
+				submittedAt: event.at,
+				status: 'confirmed',
+				edits: [],
+			});
+		}
+		const given = planImportedPlayers(event.players ?? [], created, createdNames);
+		return {
+			newPlayers: created.map((p) => p.id),
+			commit: () => {
+				created.forEach(setPlayer);
+				given.forEach(setPlayer);
+				for (const record of records) {
+					raceIndex.set(record.id, races.length);
+					races.push(record);
+				}
+				reorder(); // the league had no race: nothing rated moves
+			},
+		};
+	}
+
+	/** What every event must meet before its own checks: a configured league, not deleted. */
+	const precheck = (event: LeagueEvent) => {
 		if (config === undefined && event.type !== 'league-configured') {
 			throw new LeagueError('the first event of a league must configure it');
 		}
@@ -307,6 +373,10 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		if (config?.deleted !== undefined && !(event.type === 'league-configured' && event.config.deleted === undefined)) {
 			throw new LeagueError(`the league ${config.name} was deleted: /league undelete brings it back`);
 		}
+	};
+
+	const plan = (event: LeagueEvent, at: number): Plan => {
+		precheck(event);
 		switch (event.type) {
 			case 'league-configured': {
 				const next = event.config;
@@ -375,57 +445,8 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 					},
 				};
 			}
-			case 'league-imported': {
-				// An import goes into a league without races, so R1..RN are the file's races in file order (issue 8 §1).
-				if (races.length > 0) {
-					throw new LeagueError(`this league already has ${plural(races.length, 'race')}: import into a new league`);
-				}
-				const inputs: readonly RaceInput[] = event.races;
-				if (!Array.isArray(event.races) || inputs.length === 0) throw new LeagueError('the import has no races');
-				const records: RaceRecord[] = [];
-				const created: PlayerInfo[] = [];
-				const createdNames = new Map<string, PlayerInfo>();
-				// Players created by earlier races of the batch are known to later ones, as if submitted one by one.
-				const batchResolve = (ref: string) =>
-					resolve(ref) ??
-					(ref.trim().startsWith('#') ? created.find((p) => p.id === ref.trim()) : createdNames.get(nameKey(ref)));
-				inputs.forEach((input, k) => {
-					const id = `R${races.length + k + 1}`;
-					const label = input.name === undefined ? id : `${id} ("${input.name}")`;
-					checkDatedForReset(config, input.date, label);
-					const content = planRaceContent(input, label, batchResolve, players.size + created.length);
-					for (const p of content.created) {
-						created.push(p);
-						createdNames.set(nameKey(p.name), p);
-					}
-					const { date, mode, name } = input;
-					records.push({
-						id,
-						...(name !== undefined && { name }),
-						seq: at,
-						...(date !== undefined && { date }),
-						...(mode !== undefined && { mode }),
-						entries: content.entries,
-						submittedBy: event.by,
-						submittedAt: event.at,
-						status: 'confirmed',
-						edits: [],
-					});
-				});
-				const given = planImportedPlayers(event.players ?? [], created, createdNames);
-				return {
-					newPlayers: created.map((p) => p.id),
-					commit: () => {
-						created.forEach(setPlayer);
-						given.forEach(setPlayer);
-						for (const record of records) {
-							raceIndex.set(record.id, races.length);
-							races.push(record);
-						}
-						reorder(); // the league had no race: nothing rated moves
-					},
-				};
-			}
+			case 'league-imported':
+				return toEnd(planImport(event, at));
 			case 'race-voided':
 			case 'race-edited': {
 				const { race, i } = confirmedRace(event.race);
@@ -752,31 +773,50 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	const playerByUser = (user: string) =>
 		[...players.values()].find((p) => p.mergedInto === undefined && p.user === user);
 
+	const check = (event: LeagueEvent): ApplyResult => {
+		// Refused on new events only: `apply` folds what is stored, whatever it holds.
+		const preview =
+			event.type === 'race-submitted' ||
+			event.type === 'race-edited' ||
+			event.type === 'players-merged' ||
+			event.type === 'penalty-given'
+				? event.preview
+				: undefined;
+		const stored = preview === undefined ? undefined : previews.get(preview);
+		if (stored !== undefined) throw new LeagueError(`this preview was already ${storedText(stored)}`);
+		const planned = plan(event, seq + 1);
+		checkNewNames(event, config, resolve);
+		return resultOf(planned);
+	};
+	function* checkSteps(event: LeagueEvent): Generator<void, ApplyResult> {
+		if (event.type !== 'league-imported') return check(event);
+		precheck(event);
+		const at = seq;
+		const planned = yield* planImport(event, seq + 1);
+		if (seq !== at) throw new Error(`the log moved from ${at} to ${seq} while an import was checked`);
+		checkNewNames(event, config, resolve);
+		return resultOf(planned);
+	}
+	function* applySteps(event: LoggedEvent): Generator<void, ApplyResult> {
+		if (event.seq !== seq + 1) throw new LeagueError(`event ${event.seq} applied after ${seq}: the log has a gap`);
+		let planned: Plan;
+		if (event.type === 'league-imported') {
+			precheck(event);
+			planned = yield* planImport(event, event.seq);
+			if (event.seq !== seq + 1) throw new Error(`the log moved to ${seq} while import ${event.seq} was applied`);
+		} else planned = plan(event, event.seq);
+		planned.commit();
+		seq = event.seq;
+		return resultOf(planned);
+	}
+
 	return {
 		seq: () => seq,
 		config: () => config,
-		check(event) {
-			// Refused on new events only: `apply` folds what is stored, whatever it holds.
-			const preview =
-				event.type === 'race-submitted' ||
-				event.type === 'race-edited' ||
-				event.type === 'players-merged' ||
-				event.type === 'penalty-given'
-					? event.preview
-					: undefined;
-			const stored = preview === undefined ? undefined : previews.get(preview);
-			if (stored !== undefined) throw new LeagueError(`this preview was already ${storedText(stored)}`);
-			const planned = plan(event, seq + 1);
-			checkNewNames(event, config, resolve);
-			return resultOf(planned);
-		},
-		apply(event) {
-			if (event.seq !== seq + 1) throw new LeagueError(`event ${event.seq} applied after ${seq}: the log has a gap`);
-			const planned = plan(event, event.seq);
-			planned.commit();
-			seq = event.seq;
-			return resultOf(planned);
-		},
+		check,
+		apply: (event) => toEnd(applySteps(event)),
+		checkInSteps: checkSteps,
+		applyInSteps: applySteps,
 		resolve,
 		playerByUser,
 		playerBySimId: (simId) => live(simIndex.get(simId)),
@@ -836,6 +876,17 @@ export function foldEvents(events: readonly LoggedEvent[], from?: LeagueLogSnaps
 	const log = createLeagueLog(from);
 	for (const event of events) log.apply(event);
 	return log;
+}
+
+/** Races of an import planned between two pauses of planImport: a few milliseconds of checks. */
+const IMPORT_RACES_PER_STEP = 200;
+
+/** A generator's result, run to its end at once. */
+function toEnd<T>(steps: Generator<void, T>): T {
+	for (;;) {
+		const next = steps.next();
+		if (next.done === true) return next.value;
+	}
 }
 
 const resultOf = (plan: Plan): ApplyResult => ({

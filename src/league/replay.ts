@@ -252,13 +252,14 @@ function replayFrom<S, P>(
 		const { begins, outOfSeason } = seasonStep(race);
 		const reset = begins === 'restart';
 		const moved = begins === 'soft' ? movedTowardMean(options.seasons?.share ?? 0) : undefined;
-		const ranked = rankRace(race, options.retirements);
-		const newcomers: boolean[] = [];
-		const field = ranked.map((entry): FieldEntry<S> => {
+		const rated = rankRace(race, options.retirements).map((entry) => {
 			const record = reset ? undefined : (moved?.get(entry.player) ?? players.get(entry.player));
-			newcomers.push(record === undefined);
-			return { ...entry, state: record === undefined ? system.newcomer(params) : grown(record, race.date) };
+			const state = record === undefined ? system.newcomer(params) : grown(record, race.date);
+			return { field: { ...entry, state } satisfies FieldEntry<S>, newcomer: record === undefined };
 		});
+		const ordered = inCanonicalTieOrder(rated, (r) => r.field);
+		const field = ordered.map((r) => r.field);
+		const newcomers = ordered.map((r) => r.newcomer);
 		return {
 			race,
 			field,
@@ -425,6 +426,38 @@ function seasonIndex(starts: SeasonBoundaries['starts'], date: string): number {
 		else hi = mid;
 	}
 	return lo;
+}
+
+/**
+ * Entries of one tie group (equal rank) ordered by what the system reads of them (pre-race state, then time), not by
+ * player key. rankRace orders a tie group by player key, and that key is a player id (`#12`) in the bot and a name in
+ * a history CSV (the `pitwall` CLI): the systems sum the tied racers' terms in field order (endure's and speed's
+ * risk-set sums, Glicko's opponents), and floating-point addition is not associative, so the two orders gave results
+ * one unit apart in the last place. Ordered by value, two entries can only keep an order the key decided when they
+ * have the same state and time, and then either order sums the same numbers: the result no longer depends on how the
+ * players are named, renamed or numbered.
+ */
+function inCanonicalTieOrder<T>(items: readonly T[], entryOf: (item: T) => FieldEntry<unknown>): T[] {
+	const out = [...items];
+	for (let start = 0; start < out.length;) {
+		let end = start + 1;
+		while (end < out.length && entryOf(out[end]!).rank === entryOf(out[start]!).rank) end++;
+		if (end - start > 1) {
+			const keyed = out.slice(start, end).map((item) => ({ item, key: valueKey(entryOf(item)) }));
+			// A stable sort: equal keys keep rankRace's order (then the order cannot change any sum).
+			keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+			keyed.forEach(({ item }, i) => (out[start + i] = item));
+		}
+		start = end;
+	}
+	return out;
+}
+
+/** A string equal for two entries exactly when the systems read the same numbers from them (-0 told from 0). */
+function valueKey(entry: FieldEntry<unknown>): string {
+	return JSON.stringify([entry.state, entry.time ?? null, entry.status], (_key, value: unknown) =>
+		typeof value === 'number' && Object.is(value, -0) ? '-0' : value,
+	);
 }
 
 /** Days whose standings rows a replay keeps (today's, the ungrown ones, and a day the jobs ask for). */

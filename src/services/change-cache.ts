@@ -8,6 +8,7 @@ import { getSystem } from '../ratings/index.js';
 import type { AnyRatingSystem, FieldEntry, Race } from '../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
 import { replayOptionsOf, replaySettingsKey } from '../league/replay-options.js';
+import { LONG_REPLAY, unlessLong } from './cache-wait.js';
 
 /**
  * The rated history per (league, system) that `/rating` and `/race show` explain (issue 8 §4): one replay kept per
@@ -90,13 +91,22 @@ export interface ChangeCache {
 	/**
 	 * What /rating shows of one player, in one turn of this key's queue: their last change, its explanation and their
 	 * standout races (issue 9 §4: three turns, each waiting for the league's log, kept /rating queued under load).
+	 * With `waitMs`, `{ pending: true }` when a long replay (cache-wait.ts: the first read of a big league whose copy
+	 * in the store no longer holds, or one after a change that replays history) still runs after that long.
 	 */
-	player(league: LeagueInfo, system: string, player: string): Promise<PlayerChanges>;
+	player(
+		league: LeagueInfo,
+		system: string,
+		player: string,
+		options?: { readonly waitMs?: number | undefined },
+	): Promise<PlayerChanges>;
 	/** A confirmed race explained for every racer; undefined for a race not in the rated history (voided, unknown). */
 	explain(league: LeagueInfo, system: string, raceId: string): Promise<RaceExplanation | undefined>;
 }
 
 export interface PlayerChanges {
+	/** The history is being replayed (a long replay, not waited for): nothing else is set. */
+	readonly pending?: true | undefined;
 	readonly last?: LastChange | undefined;
 	readonly explanation?: RacerExplanation | undefined;
 	readonly standouts?: Standouts | undefined;
@@ -130,8 +140,16 @@ interface Entry {
 	replaced: boolean;
 }
 
-export function createChangeCache(repo: LeagueRepository): ChangeCache {
+export interface ChangeCacheOptions {
+	/** Races to replay from which a replay counts as long (default LONG_REPLAY; tests make it small). */
+	readonly longReplay?: number | undefined;
+}
+
+export function createChangeCache(repo: LeagueRepository, options: ChangeCacheOptions = {}): ChangeCache {
+	const { longReplay = LONG_REPLAY } = options;
 	const entries = new Map<string, Entry>();
+	/** Keys whose long replay is running. */
+	const replaying = new Set<string>();
 
 	/** Calls for one key run one at a time, in call order (a replay in progress is never applied twice). */
 	const mutex = createKeyedMutex();
@@ -281,11 +299,20 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 		}
 		entries.set(key, entry);
 		for (const idle of [...entries.keys()].slice(0, Math.max(0, entries.size - WARM))) entries.delete(idle);
-		const slicer = createSlicer();
-		for (const { race } of state.ratedRacesSince(entry.seq)) {
-			applyRace(entry, race);
-			entry.sinceStored++;
-			if (slicer.due()) await slicer.pause();
+		const races = state.ratedRacesSince(entry.seq);
+		if (races.length >= longReplay) replaying.add(key);
+		try {
+			const slicer = createSlicer();
+			for (const { race } of races) {
+				applyRace(entry, race);
+				entry.sinceStored++;
+				if (slicer.due()) await slicer.pause();
+			}
+		} catch (error) {
+			entries.delete(key); // half-applied: the next call restores or replays it again
+			throw error;
+		} finally {
+			replaying.delete(key);
 		}
 		entry.seq = state.seq();
 		if ((rebuild && entry.sinceStored > 0) || entry.sinceStored >= STORE_EVERY) store(league.id, system, entry);
@@ -352,13 +379,17 @@ export function createChangeCache(repo: LeagueRepository): ChangeCache {
 			serial(`${league.id}:${system}`, async () => standoutsIn(await update(league, system), player)),
 		lastExplanation: (league, system, player) =>
 			serial(`${league.id}:${system}`, async () => explanationIn(await update(league, system), player)),
-		player: (league, system, player) =>
-			serial(`${league.id}:${system}`, async (): Promise<PlayerChanges> => {
+		async player(league, system, player, read) {
+			const key = `${league.id}:${system}`;
+			const work = serial(key, async (): Promise<PlayerChanges> => {
 				const entry = await update(league, system);
 				const last = entry.byPlayer.get(player);
 				if (last === undefined) return {};
 				return { last, explanation: explanationIn(entry, player), standouts: standoutsIn(entry, player) };
-			}),
+			});
+			const outcome = await unlessLong(work, read?.waitMs, () => replaying.has(key));
+			return 'value' in outcome ? outcome.value : outcome;
+		},
 		explain: (league, system, raceId) =>
 			serial(`${league.id}:${system}`, async (): Promise<RaceExplanation | undefined> => {
 				const entry = await update(league, system);

@@ -25,6 +25,7 @@ import type { Logger } from '../logger.js';
 import { createRoleSyncService, watchAppends, type RoleSyncService } from './role-sync-service.js';
 import { createRankRolesService, type RankRolesService } from './rank-roles-service.js';
 import { createSeasonService, type SeasonService } from './season-service.js';
+import { witnessWrites } from './write-witness.js';
 
 /** Every service over one repository: what the router hands each command in its context. */
 export interface Services {
@@ -97,7 +98,9 @@ export function createServices(unwatched: LeagueRepository, options: ServicesOpt
 		clock,
 		log: options.log,
 	});
-	const repo = watchAppends(unwatched, (leagueId) => roleSync.leagueChanged(leagueId));
+	// Writes are also counted per interaction (write-witness.ts): a fallback for an answer Discord refused says
+	// whether anything was stored.
+	const repo = witnessWrites(watchAppends(unwatched, (leagueId) => roleSync.leagueChanged(leagueId)));
 	const leagues = createLeagueService(repo, { clock });
 	const daily = createDailyStandingsService(repo);
 	// One rated history per (league, system) for /rating and /race show (issue 8 §4).

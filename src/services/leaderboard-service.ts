@@ -1,5 +1,5 @@
 import type { Standing } from '../league/replay.js';
-import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import type { LeagueInfo, LeagueRepository, PendingChange } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
@@ -33,6 +33,8 @@ export interface LeaderboardPage {
 	readonly season?: Season | undefined;
 	/** Rows of this page with their 1-based rank. */
 	readonly rows: readonly (Standing & { readonly name: string; readonly rank: number })[];
+	/** Set when the standings are from before a stored change whose replay is still running (RatingsView.recomputing). */
+	readonly recomputing?: PendingChange | undefined;
 }
 
 export interface LeaderboardService {
@@ -62,7 +64,12 @@ export function createLeaderboardService(
 		league: LeagueInfo,
 		system: string,
 		seasonRef: string | undefined,
-	): Promise<{ asOf: string; standings: readonly (Standing & { readonly name: string })[]; season?: Season }> => {
+	): Promise<{
+		asOf: string;
+		standings: readonly (Standing & { readonly name: string })[];
+		season?: Season;
+		recomputing?: PendingChange;
+	}> => {
 		const state = await repo.loadState(league.id);
 		const today = leagueReadingDay(state, league.config.timezone, clock());
 		const season = seasonRef === undefined ? undefined : seasonFor(state, league, seasonRef, today);
@@ -75,7 +82,12 @@ export function createLeaderboardService(
 		const asOf = season?.end !== undefined && season.end < today ? season.end : today;
 		if (asOf === today || daily === undefined) {
 			const view = await repo.ratingsAt(league.id, system, asOf);
-			return { asOf, standings: view.standings, ...(season !== undefined && { season }) };
+			return {
+				asOf,
+				standings: view.standings,
+				...(season !== undefined && { season }),
+				...(view.recomputing !== undefined && { recomputing: view.recomputing }),
+			};
 		}
 		const record = (await daily.onDays(league, [asOf])).get(asOf);
 		const rows = (record?.systems[system] ?? []).map((row) => ({
@@ -89,7 +101,7 @@ export function createLeaderboardService(
 		async page(actor, input) {
 			const league = await leagues.resolve(actor, input.league);
 			const system = checkSystemOption(input.system, league.config.headline);
-			const { asOf, standings, season } = await standingsOf(league, system, input.season);
+			const { asOf, standings, season, recomputing } = await standingsOf(league, system, input.season);
 			const { shown, hidden } = filterStandings(standings, league.config, asOf);
 			const filter = filterText(league.config);
 			const total = shown.length;
@@ -111,6 +123,7 @@ export function createLeaderboardService(
 				...(filter !== undefined && { filter }),
 				...(season !== undefined && { season }),
 				rows,
+				...(recomputing !== undefined && { recomputing }),
 			};
 		},
 	};

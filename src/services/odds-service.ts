@@ -1,6 +1,6 @@
 import { fieldOdds, headToHead } from '../ratings/odds.js';
 import { getSystem } from '../ratings/index.js';
-import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import type { LeagueInfo, LeagueRepository, PendingChange } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
@@ -33,6 +33,8 @@ export interface OddsResult {
 	readonly rows: readonly OddsRow[];
 	/** P(first ahead of second), for a field of two. */
 	readonly headToHead?: number | undefined;
+	/** Set when the odds are from ratings before a stored change whose replay is still running (RatingsView.recomputing). */
+	readonly recomputing?: PendingChange | undefined;
 }
 
 export interface OddsService {
@@ -92,6 +94,7 @@ export function createOddsService(
 				asOf,
 				rows,
 				...(field.length === 2 && { headToHead: headToHead(field[0]!, field[1]!) }),
+				...(view.recomputing !== undefined && { recomputing: view.recomputing }),
 			};
 		},
 	};

@@ -84,6 +84,18 @@ export function createPlayerService(
 						`/player unlink player:${escapeForDiscord(other.name)}.`,
 				);
 			}
+			// A link is replaced only on purpose: an organizer who meant another player (or user) reads the current link.
+			const name = escapeForDiscord(player.name);
+			if (player.user === user) {
+				throw refused('already-linked', `**${name}** is already linked to <@${user}>: nothing was changed.`);
+			}
+			if (player.user !== undefined) {
+				throw refused(
+					'bad-link',
+					`**${name}** is already linked to <@${player.user}>: unlink them first with /player unlink player:${name}, ` +
+						'then link again. Nothing was changed.',
+				);
+			}
 			return record(league, player.id, 'bad-link', () => ({
 				type: 'player-linked',
 				player: player.id,

@@ -110,7 +110,13 @@ export async function storePreviewOnce<T, K extends StoredPreview['kind']>(
 	try {
 		return { result: await refuse(code, append) };
 	} catch (error) {
-		const state = await repo.loadState(league.id, { fresh: true });
+		// A store that does not answer this look either: the append's own error says what is known of the write.
+		let state: LeagueLog;
+		try {
+			state = await repo.loadState(league.id, { fresh: true });
+		} catch {
+			throw error;
+		}
 		const stored = state.storedPreview(previewId);
 		if (stored?.kind === kind) return { already: stored as Stored<K>, state };
 		throw error;

@@ -1,4 +1,4 @@
-import { daysBetween, isCalendarDate } from '../league/dates.js';
+import { daysBetween, readCalendarDay } from '../league/dates.js';
 import { movedRacesText, raceRuns, ratingPosition } from '../league/rating-order.js';
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
@@ -33,12 +33,8 @@ function checkedDate(given: string | undefined, timezone: string, now: Date): Ra
 	const today = calendarDay(timezone, now);
 	const text = given?.trim() ?? '';
 	if (text === '') return { date: today, today: true, warnings: [] };
-	if (!isCalendarDate(text)) {
-		throw refused(
-			'bad-date',
-			`The date "${escapeForDiscord(text)}" is not a calendar day: write it as YYYY-MM-DD, e.g. ${today}. Nothing was stored.`,
-		);
-	}
+	const read = readCalendarDay(text, 'The date', { quote: escapeForDiscord, example: today });
+	if (!read.ok) throw refused('bad-date', `${read.problem} Nothing was stored.`);
 	const warnings: string[] = [];
 	const ahead = daysBetween(today, text);
 	if (ahead > FUTURE_GRACE_DAYS) {

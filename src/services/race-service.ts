@@ -11,6 +11,7 @@ import type { EntryInput, RaceInput, SimIdClaim } from '../league/league-events.
 import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import { parseScoreboard, type NameSuggestion, type ScoreboardResult } from '../formats/scoreboard.js';
+import { placeOf } from '../formats/scoreboard-line.js';
 import { fileSubmission, simIdKind, type RaceFile, type Renames, type Submission } from './submission.js';
 import { detectResultFormat } from '../formats/results/index.js';
 import type { ClassCount } from '../formats/results/to-scoreboard.js';
@@ -349,7 +350,7 @@ function scoreboardEntries(result: ScoreboardResult): {
 } {
 	if (!result.ok) {
 		// Whole lines within Discord's 2,000 characters, the rest counted (issue 9 item 1: long lines made it 3,000).
-		const lines = result.errors.map((e) => clip(`line ${e.line}: ${e.message}`, 300));
+		const lines = result.errors.map((e) => clip(`${placeOf(e)}: ${e.message}`, 300));
 		const head = ['The scoreboard has problems, nothing was stored:'];
 		if (result.omitted === 0) throw refused('bad-scoreboard', clipLines(head, lines));
 		throw refused('bad-scoreboard', clipLines(head, lines, [`…and ${result.omitted} more`]));

@@ -4,11 +4,12 @@ import { addDays } from '../league/dates.js';
 import { summarizeMonth, type Mover } from '../league/month-summary.js';
 import { filterStandings, filterText } from '../league/leaderboard-filter.js';
 import { rankingPostOf } from '../league/ranking-post.js';
+import type { RaceRecord } from '../league/race-log.js';
 import type { Standing } from '../league/replay.js';
 import type { LeagueRepository } from '../storage/ports.js';
 import { leaderboardChart } from './chart-data.js';
 import type { DailyStandingsService } from './daily-standings.js';
-import { leagueReadingDay } from './league-day.js';
+import { calendarDay, leagueReadingDay } from './league-day.js';
 import type { ChannelMessage, ComposeOptions, MonthlyPostComposer } from './monthly-post-port.js';
 import { leagueScale } from './shown-scale.js';
 import { listWithMore } from '../formats/clip-text.js';
@@ -70,9 +71,17 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const filter = filterText(config);
 			const summary = { ...full, top: onBoard.slice(0, POST_TOP), rated: onBoard.length };
 			const name = (id: string) => escapeForDiscord(state.resolve(id)?.name ?? id);
-			const races = state
-				.races()
-				.filter((r) => r.status === 'confirmed' && r.date !== undefined && r.date >= periodStart && r.date <= asOf);
+			const confirmed = state.races().filter((r) => r.status === 'confirmed');
+			// A race without a date counts in every day's standings, so no day before the period tells its moves: such a
+			// race is counted in the period by the day it was stored, and a league whose races all lack a date (an
+			// imported undated history) gets its table without moves, saying why, instead of "0 races since …".
+			const storedDay = (r: RaceRecord) => calendarDay(config.timezone, new Date(r.submittedAt));
+			const undated = confirmed.length > 0 && confirmed.every((r) => r.date === undefined);
+			const races = confirmed.filter((r) =>
+				r.date === undefined
+					? storedDay(r) >= periodStart && storedDay(r) <= asOf
+					: r.date >= periodStart && r.date <= asOf,
+			);
 
 			const scale = leagueScale(league, system);
 			const shown = (raw: number) => fmt(scale.rating(raw));
@@ -93,6 +102,7 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 			const startDay = addDays(periodStart, -1);
 			const placeBefore = new Map(filterStandings(start, config, startDay).shown.map((s, i) => [s.player, i + 1]));
 			const moved = (player: string, rank: number) => {
+				if (undated) return undefined;
 				const was = placeBefore.get(player);
 				return was === undefined ? ('new' as const) : was - rank;
 			};
@@ -106,25 +116,40 @@ export function createRankingComposer(deps: RankingComposerDeps): MonthlyPostCom
 				description: {
 					head: [
 						...(options.late ? ['*Posted late: the bot was not running at the scheduled time.*'] : []),
-						`${plural(races.length, 'race')} since ${periodStart} · ${plural(summary.rated, 'rated player')}` +
+						`${plural(races.length, 'race')}${undated ? ' stored' : ''} since ${periodStart} · ` +
+							`${plural(summary.rated, 'rated player')}` +
 							(summary.rated > POST_TOP ? ` (top ${POST_TOP} below)` : ''),
+						...(undated
+							? [
+									`No race of ${escapeForDiscord(config.name)} carries a date, so the table is the standings after all ` +
+										`${plural(confirmed.length, 'race')}, without the month's moves.`,
+								]
+							: []),
 					],
 					lines: summary.top.map((s, i) => row(s, i + 1)),
 				},
 				fields: [
-					summary.risers.length > 0 && { name: 'Biggest gains', value: { lines: summary.risers.map(mover) } },
-					summary.fallers.length > 0 && { name: 'Biggest drops', value: { lines: summary.fallers.map(mover) } },
-					list(
-						'Newcomers',
-						summary.newcomers.map((s) => name(s.player)),
-					),
-					list(
-						'Now established',
-						summary.established.map((s) => name(s.player)),
-					),
+					// Undated races count on every day: no day before the period shows who moved.
+					!undated &&
+						summary.risers.length > 0 && { name: 'Biggest gains', value: { lines: summary.risers.map(mover) } },
+					!undated &&
+						summary.fallers.length > 0 && { name: 'Biggest drops', value: { lines: summary.fallers.map(mover) } },
+					!undated &&
+						list(
+							'Newcomers',
+							summary.newcomers.map((s) => name(s.player)),
+						),
+					!undated &&
+						list(
+							'Now established',
+							summary.established.map((s) => name(s.player)),
+						),
 					list(
 						'Races',
-						races.map((r) => `${r.id}${r.name ? ` “${escapeForDiscord(r.name)}”` : ''} (${r.date})`),
+						races.map(
+							(r) =>
+								`${r.id}${r.name ? ` “${escapeForDiscord(r.name)}”` : ''} (${r.date ?? `undated, stored ${storedDay(r)}`})`,
+						),
 						6,
 					),
 				],

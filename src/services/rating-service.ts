@@ -4,7 +4,7 @@ import type { LeagueLog } from '../league/race-log.js';
 import { getSystem, isSystemId, systems } from '../ratings/index.js';
 import type { RatingSummary } from '../ratings/types.js';
 import { POINTS_PER_UNIT } from '../formats/rating-scale.js';
-import type { LeagueInfo, LeagueRepository } from '../storage/ports.js';
+import type { LeagueInfo, LeagueRepository, PendingChange } from '../storage/ports.js';
 import type { Actor } from './actor.js';
 import { refused } from './errors.js';
 import type { LeagueService } from './league-service.js';
@@ -13,6 +13,7 @@ import {
 	createChangeCache,
 	type ChangeCache,
 	type LastChange,
+	type PlayerChanges,
 	type RaceResult,
 	type Standouts,
 } from './change-cache.js';
@@ -22,6 +23,7 @@ import { leagueReadingDay } from './league-day.js';
 import { findPlayer } from './players.js';
 import { headToHead, type HeadToHead } from '../league/head-to-head.js';
 import { leagueOfPlayers } from './league-of-players.js';
+import { READ_WAIT_MS } from './cache-wait.js';
 
 /** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
 
@@ -54,6 +56,10 @@ export interface PlayerRating {
 	readonly chart?: RatingHistoryChart | undefined;
 	/** Against each compared player: the races both were rated in, and who was ahead (head-to-head.ts). */
 	readonly headToHead?: readonly { readonly opponent: { id: string; name: string }; readonly record: HeadToHead }[];
+	/** Set when the rating is from before a stored change whose replay is still running (RatingsView.recomputing). */
+	readonly recomputing?: PendingChange | undefined;
+	/** Parts left out because their league's history is still being replayed for them (cache-wait.ts). */
+	readonly preparing?: readonly ('last race' | 'chart')[] | undefined;
 }
 
 export interface RatingService {
@@ -124,9 +130,24 @@ export function createRatingService(
 			const { shown } = filterStandings(view.standings, league.config, asOf);
 			const index = shown.findIndex((s) => s.player === player.id);
 			const hidden = standing && hiddenBecause(standing, league.config, asOf);
-			const { last, explanation, standouts } = standing ? await changes.player(league, system, player.id) : {};
-			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
 			const others = compared(state, input.compare, actor, league, player.id);
+			// A big league's caches may have its whole history to replay (a first read, a change that replays it): the
+			// answer waits a moment for them, then goes without their parts (`preparing`) rather than for seconds.
+			const [changed, chartReady] = await Promise.all([
+				standing
+					? changes.player(league, system, player.id, { waitMs: READ_WAIT_MS })
+					: Promise.resolve<PlayerChanges>({}),
+				input.chart === true &&
+					histories
+						.historiesUnlessLong(league, system, [player.id, ...others.map((o) => o.id)], READ_WAIT_MS)
+						.then(Boolean),
+			]);
+			const { last, explanation, standouts } = changed;
+			const preparing = [
+				...(changed.pending === true ? ['last race' as const] : []),
+				...(input.chart === true && !chartReady ? ['chart' as const] : []),
+			];
+			const nameOf = (id: string) => state.resolve(id)?.name ?? id;
 			const rated = others.length === 0 ? [] : state.ratedRaces().map((r) => r.race);
 			const records = others.map((opponent) => ({
 				opponent,
@@ -159,7 +180,9 @@ export function createRatingService(
 				...(why && { why }),
 				...(standouts && { standouts }),
 				...(records.length > 0 && { headToHead: records }),
-				...(input.chart === true && {
+				...(view.recomputing !== undefined && { recomputing: view.recomputing }),
+				...(preparing.length > 0 && { preparing }),
+				...(chartReady && {
 					chart: await ratingHistoryChart(repo, league, system, [player, ...others], asOf, histories),
 				}),
 			};

@@ -21,7 +21,7 @@ import type { ChannelMessage } from './monthly-post-port.js';
 import { leagueScale } from './shown-scale.js';
 import { fmtPoints, standingsEmbed } from './standings-embed.js';
 import type { Championship } from './standings-service.js';
-import { MAX_CHAMPIONSHIP_LINES } from '../charts/championship-config.js';
+import { MAX_CHAMPIONSHIP_LINES } from '../charts/chart-types.js';
 
 export interface SeasonEndDeps {
 	readonly repo: LeagueRepository;

@@ -1,4 +1,4 @@
-import { isCalendarDate } from '../league/dates.js';
+import { readCalendarDay } from '../league/dates.js';
 import type { LeagueConfig, LeagueEventInput } from '../league/league-events.js';
 import type { LeagueLog } from '../league/race-log.js';
 import { findSeason, racesOfSeason, seasonsOf, shareOfPercent, type Season } from '../league/seasons.js';
@@ -127,13 +127,9 @@ export function createSeasonService(
 		const today = calendarDay(league.config.timezone, clock());
 		const text = given?.trim() ?? '';
 		if (text === '') return today;
-		if (!isCalendarDate(text)) {
-			throw refused(
-				'bad-date',
-				`The ${what} "${escapeForDiscord(text)}" is not a calendar day: write it as YYYY-MM-DD, e.g. ${today}. Nothing was stored.`,
-			);
-		}
-		return text;
+		const read = readCalendarDay(text, `The ${what}`, { quote: escapeForDiscord, example: today });
+		if (!read.ok) throw refused('bad-date', `${read.problem} Nothing was stored.`);
+		return read.date;
 	};
 
 	/** The organizer's league and its state, and the event checked against it (nothing stored yet). */

@@ -1,7 +1,8 @@
 import { yieldToEventLoop } from '../event-loop.js';
 import type { LoggedEvent } from '../league/league-events.js';
 import type { KeyValueNamespace } from './ports.js';
-import { eventToDomain, eventToRecord } from './records.js';
+import { appendInParts, eventOfRecord, inParts } from './event-parts.js';
+import { eventToRecord } from './records.js';
 
 /**
  * The append-only log of one league on the `events` namespace: one record per event under `<league>:<seq>`, seq
@@ -12,8 +13,12 @@ import { eventToDomain, eventToRecord } from './records.js';
 
 export const eventKey = (league: string, seq: number): string => `${league}:${seq}`;
 
-/** Write `event` at its seq; false when that seq is already taken (another writer got there first). */
+/**
+ * Write `event` at its seq; false when that seq is already taken (another writer got there first). A big import is
+ * written in parts first, then its event (event-parts.ts).
+ */
 export async function appendEvent(events: KeyValueNamespace, league: string, event: LoggedEvent): Promise<boolean> {
+	if (inParts(event)) return appendInParts(events, league, eventKey(league, event.seq), event);
 	return events.add(eventKey(league, event.seq), eventToRecord(event));
 }
 
@@ -26,7 +31,7 @@ export async function readEventsFrom(events: KeyValueNamespace, league: string, 
 		const raws = await events.getMany(keys);
 		for (const [i, raw] of raws.entries()) {
 			if (raw === undefined) return out;
-			const event = eventToDomain(raw, `event ${keys[i]}`);
+			const event = await eventOfRecord(events, league, raw, `event ${keys[i]}`);
 			if (event.seq !== next) throw new Error(`event ${keys[i]} holds seq ${event.seq}`);
 			out.push(event);
 			next++;

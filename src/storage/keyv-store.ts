@@ -1,5 +1,6 @@
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import type { EntityName, KeyValueNamespace, Store } from './ports.js';
+import { StoreUnavailableError } from './store-unavailable-error.js';
 
 /**
  * The keyv adapter of the Store port. One keyv instance per entity namespace (keys `<namespace>:<key>`), all over
@@ -40,9 +41,47 @@ export const keyvSerialized = (value: unknown): string => JSON.stringify({ value
 /** The value of a keyv-serialised record (keyvSerialized's inverse). */
 export const keyvValue = (serialized: string): unknown => (JSON.parse(serialized) as { value: unknown }).value;
 
+/**
+ * Any failure of the backend in an operation is the store not doing it (a server that does not answer, a timeout, a
+ * locked or full disk): it reaches the services as a StoreUnavailableError, which users are told about in plain
+ * words (services/errors.ts). A write that failed may still have been applied (its answer was lost): `unknown`.
+ */
+const unavailable = (kind: string, write: boolean, error: unknown): StoreUnavailableError => {
+	if (error instanceof StoreUnavailableError) return error;
+	const reason = error instanceof Error ? error.message : String(error);
+	return new StoreUnavailableError(
+		`the ${kind} store did not ${write ? 'store' : 'read'}: ${reason}`,
+		write ? 'unknown' : 'no',
+		{
+			cause: error,
+		},
+	);
+};
+
+const failing =
+	<A extends unknown[], R>(kind: string, write: boolean, op: (...args: A) => Promise<R>) =>
+	async (...args: A): Promise<R> => {
+		try {
+			return await op(...args);
+		} catch (error) {
+			throw unavailable(kind, write, error);
+		}
+	};
+
 export function createKeyvStore(options: KeyvStoreOptions): Store {
 	const namespaces = new Map<EntityName, KeyValueNamespace>();
 	const make = (name: EntityName): KeyValueNamespace => {
+		const ns = makeRaw(name);
+		const { kind } = options;
+		return {
+			get: failing(kind, false, (key: string) => ns.get(key)),
+			getMany: failing(kind, false, (keys: readonly string[]) => ns.getMany(keys)),
+			set: failing(kind, true, (key: string, value: unknown) => ns.set(key, value)),
+			add: failing(kind, true, (key: string, value: unknown) => ns.add(key, value)),
+			delete: failing(kind, true, (key: string) => ns.delete(key)),
+		};
+	};
+	const makeRaw = (name: EntityName): KeyValueNamespace => {
 		const keyv = new Keyv<unknown>({
 			store: options.adapter,
 			namespace: name,
@@ -85,7 +124,11 @@ export function createKeyvStore(options: KeyvStoreOptions): Store {
 			: {
 					async *scan(name: EntityName) {
 						const prefix = `${name}:`;
-						for await (const [key, raw] of scan(prefix)) yield [key.slice(prefix.length), keyvValue(raw)] as const;
+						try {
+							for await (const [key, raw] of scan(prefix)) yield [key.slice(prefix.length), keyvValue(raw)] as const;
+						} catch (error) {
+							throw unavailable(options.kind, false, error);
+						}
 					},
 				}),
 		close: async () => {

@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { LeagueConfig, LeagueEvent, LoggedEvent } from '../league/league-events.js';
-import { createLeagueLog, LeagueError, type LeagueLog } from '../league/race-log.js';
-import type { ReplaySnapshot } from '../league/replay.js';
+import {
+	createLeagueLog,
+	LeagueError,
+	type ApplyResult,
+	type LeagueLog,
+	type LeagueLogSnapshot,
+} from '../league/race-log.js';
+import type { Replay, ReplaySnapshot } from '../league/replay.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { getSystem, raceSystems } from '../ratings/index.js';
 import type { AnyRatingSystem } from '../ratings/types.js';
 import { EVENTS_PER_SLICE, yieldToEventLoop } from '../event-loop.js';
 import { createAppendOnlyList } from './append-only-list.js';
-import { appendEvent, readEventsFrom } from './event-log.js';
+import { appendEvent, eventKey, readEventsFrom } from './event-log.js';
+import { asStored, storedRecordOf } from './event-parts.js';
+import { runInSlices } from './in-slices.js';
 import { StoreError } from './keyv-store.js';
 import { createKeyedMutex } from './mutex.js';
 import {
@@ -16,12 +24,14 @@ import {
 	type AppendResult,
 	type LeagueInfo,
 	type LeagueRepository,
+	type PendingChange,
 	type RatingsView,
 	type Store,
 } from './ports.js';
 import { createRatingKeeper, type RatingKeeper } from './rating-keeper.js';
 import { createLeagueStateStore } from './league-state-store.js';
 import { dailyToDomain, dailyToRecord, versioned } from './records.js';
+import { StoreUnavailableError } from './store-unavailable-error.js';
 
 /**
  * The service-facing league repository over a Store. Per league, everything (appends and reads) runs through one
@@ -61,7 +71,33 @@ interface Session {
 	 * same standings many times between two races, and growing 2,000 players to a day costs milliseconds each time.
 	 */
 	readonly views: Map<string, RatingsView>;
+	/** Set while a stored change's ratings are being replayed: what reads answer from meanwhile. */
+	before?: Before | undefined;
 }
+
+/**
+ * The league as it stood before a stored change whose ratings are still being replayed. A void of an early race
+ * replays every system over the whole history (about 10 s for 15,000 races of 20 racers): reads answer from here at
+ * once, saying which change is not in their answer yet (RatingsView.recomputing), instead of queueing behind it.
+ * Writes still run one at a time, at the head.
+ */
+interface Before {
+	readonly change: PendingChange;
+	/** The log before the change (its records are shared with the live log, never copied): a log when first read. */
+	readonly snapshot: LeagueLogSnapshot;
+	log?: LeagueLog;
+	/** Each system's replay kept at the seq before the change, forked (the writer's own moves on). */
+	readonly replays: ReadonlyMap<string, Replay<unknown>>;
+	/** Views of that seq computed for the reads meanwhile, by `system|day`. */
+	readonly views: Map<string, RatingsView>;
+	/** Settles when the replay is over: a read this state cannot answer waits for it. */
+	readonly done: Promise<void>;
+	readonly finish: () => void;
+}
+
+/** Whether an event makes the ratings replay from a past race (or from none: an import), not just take one more. */
+const replaysHistory = (planned: ApplyResult, event: LoggedEvent) =>
+	planned.retroFrom !== undefined || event.type === 'league-imported';
 
 /** Ratings views kept per league (systems × days asked at one seq). */
 const MAX_VIEWS = 16;
@@ -79,6 +115,12 @@ export const leagueId = (guildId: string, name: string): string => {
 	const slug = key.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
 	return `${guildId}.${slug === '' ? `h${createHash('sha256').update(key).digest('hex').slice(0, 12)}` : slug}`;
 };
+
+/** How long a failed append looks for its event in the store, and how often (appendOrLook). */
+const LOOK_MS = 4000;
+const LOOK_EVERY_MS = 250;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How long an append keeps retrying while other processes keep appending to the same league. */
 const APPEND_RETRY_MS = 10_000;
@@ -111,7 +153,9 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		const s = sessions.get(league);
 		if (s?.log === log) s.rolledAt = lookedAt;
 		for (const [i, event] of fresh.entries()) {
-			log.apply(event);
+			// A big import is folded a slice of its races at a time (10,000 races: hundreds of milliseconds at once).
+			if (event.type === 'league-imported') await runInSlices(log.applyInSteps(event));
+			else log.apply(event);
 			if ((i + 1) % EVENTS_PER_SLICE === 0) await yieldToEventLoop(); // a cold open of a long log
 		}
 	};
@@ -147,6 +191,34 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		return s;
 	};
 
+	/**
+	 * The append of `event`; when the store fails to answer it, whether it landed all the same. A write whose answer
+	 * was lost may have been applied (seen: edits and voids on PostgreSQL, a submission on Redis answered as failed
+	 * though stored), so the event's key is read again, for up to LOOK_MS while the store does not answer: our event
+	 * there is a success (true), another's means the seq was taken (false: roll forward and retry), none means nothing
+	 * was stored; a store still silent leaves it unknown (the error says so).
+	 */
+	const appendOrLook = async (league: string, event: LoggedEvent): Promise<boolean> => {
+		try {
+			return await appendEvent(events, league, event);
+		} catch (error) {
+			if (!(error instanceof StoreUnavailableError) || error.stored === 'no') throw error;
+			const ours = JSON.stringify(storedRecordOf(event)); // a big import's record names its parts
+			const deadline = performance.now() + LOOK_MS;
+			for (;;) {
+				try {
+					const found = await events.get(eventKey(league, event.seq));
+					if (found === undefined) throw error.withOutcome('no');
+					return JSON.stringify(found) === ours;
+				} catch (lookError) {
+					if (!(lookError instanceof StoreUnavailableError) || lookError.write) throw lookError;
+					if (performance.now() >= deadline) throw error;
+					await sleep(LOOK_EVERY_MS);
+				}
+			}
+		}
+	};
+
 	const append = async (
 		league: string,
 		s: Session,
@@ -154,7 +226,6 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		options?: AppendOptions,
 		firstOnly = false,
 	): Promise<AppendResult | undefined> => {
-		const progress = options?.progress;
 		// Each lost race means another process appended (the log moved on), so retrying is progress for the league;
 		// a busy log (another process appending race after race, faster than this one re-reads) may take more than
 		// 20 tries, so the bound is 20 tries or 10 s, whichever comes later.
@@ -163,22 +234,51 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			if (options?.atSeq !== undefined && s.log.seq() !== options.atSeq) {
 				throw new LogMovedError(options.atSeq, s.log.seq());
 			}
-			s.log.check(input);
+			const planned = await runInSlices(s.log.checkInSteps(input));
 			// The JSON round trip makes the applied event exactly what a reload will read.
-			const event = JSON.parse(JSON.stringify({ ...input, seq: s.log.seq() + 1 })) as LoggedEvent;
-			const stored = await appendEvent(events, league, event);
+			const event = await asStored({ ...input, seq: s.log.seq() + 1 });
+			const stored = await appendOrLook(league, event);
 			if (!stored && firstOnly) {
 				await roll(league, s.log);
 				return undefined; // the league's first event (seq 0) was another process's: it created the league
 			}
 			if (stored) {
-				const result = s.log.apply(event);
-				await refreshCaches(league, s, event.seq, progress);
+				const before = replaysHistory(planned, event) ? beforeOf(s, event, planned) : undefined;
+				const result = await runInSlices(s.log.applyInSteps(event));
+				s.before = before; // the caller brings the ratings to the head (follow)
 				return { seq: event.seq, ...result };
 			}
 			await roll(league, s.log); // another process appended first: re-check against the new head
 		}
 		throw new StoreError(`could not append to league ${league}: the log kept moving`);
+	};
+
+	/** The state before `event` (about to be applied to `s.log`) for the reads that come while its ratings replay. */
+	const beforeOf = (s: Session, event: LoggedEvent, planned: ApplyResult): Before => {
+		const seq = s.log.seq();
+		const replays = new Map<string, Replay<unknown>>();
+		for (const system of systems) {
+			// A fork costs a copy of one map of players; a system not kept in memory is not read from here (its reads wait).
+			const kept = s.ratings.kept(system.id, seq);
+			if (kept !== undefined) replays.set(system.id, kept.fork());
+		}
+		let finish = () => {};
+		const done = new Promise<void>((resolve) => (finish = resolve));
+		const change = { type: event.type, seq: event.seq, ...(planned.race !== undefined && { race: planned.race }) };
+		return { change, snapshot: s.log.snapshot(), replays, views: new Map(), done, finish };
+	};
+
+	/** After an append, the caches follow the head; reads answer from the state before it meanwhile, if it left one. */
+	const follow = async (league: string, s: Session, seq: number, progress?: AppendOptions['progress']) => {
+		const before = s.before;
+		try {
+			await refreshCaches(league, s, seq, progress);
+		} finally {
+			if (before !== undefined) {
+				s.before = undefined;
+				before.finish();
+			}
+		}
 	};
 
 	/**
@@ -204,7 +304,71 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		return config === undefined ? undefined : { id, config, seq: log.seq() };
 	};
 
-	const getLeague = (id: string) => mutex.run(id, async () => info(id, (await session(id, true)).log));
+	/**
+	 * A read of `league`. While a stored change's ratings replay (Session.before), `fromBefore` answers at once from
+	 * the state before it, or returns undefined when it cannot (a system that was not in memory) and the read waits for
+	 * the replay; otherwise the read runs at the head, in the league's queue. A read queued while a change was being
+	 * stored finds the state before it too, once its turn comes.
+	 */
+	const read = async <T>(
+		league: string,
+		atHead: () => Promise<T>,
+		fromBefore?: (before: Before, s: Session) => { value: T } | undefined,
+	): Promise<T> => {
+		for (;;) {
+			const s = sessions.get(league);
+			const before = s?.before;
+			if (s !== undefined && before !== undefined) {
+				const answer = fromBefore?.(before, s);
+				if (answer !== undefined) return answer.value;
+				await before.done;
+				continue;
+			}
+			const outcome = await mutex.run(league, async () =>
+				sessions.get(league)?.before !== undefined ? undefined : { value: await atHead() },
+			);
+			if (outcome !== undefined) return outcome.value;
+		}
+	};
+
+	/** The log before the change being replayed (built from its snapshot when first read). */
+	const logBefore = (before: Before) => (before.log ??= createLeagueLog(before.snapshot));
+
+	/**
+	 * A league's settings and seq: while a change replays, the head's (the change is applied to the log; only its
+	 * ratings are not there yet), so that a write computed from them (a whole new configuration) builds on it.
+	 */
+	const getLeague = (id: string) =>
+		read(
+			id,
+			async () => info(id, (await session(id, true)).log),
+			(_, s) => ({ value: info(id, s.log) }),
+		);
+
+	/** The ratings view of `replay` (at `log`'s seq), standings grown to `day`, names as `log` has them. */
+	const viewOf = (
+		system: string,
+		log: LeagueLog,
+		replay: Replay<unknown>,
+		day: string | undefined,
+		recomputing?: PendingChange,
+	): RatingsView => {
+		const standings = replay
+			.standings(day)
+			.map((row) => ({ ...row, name: log.resolve(row.player)?.name ?? row.player }));
+		let snapshot: ReplaySnapshot<unknown> | undefined;
+		return {
+			system,
+			seq: log.seq(),
+			day,
+			standings,
+			replay,
+			get snapshot() {
+				return (snapshot ??= replay.snapshot());
+			},
+			...(recomputing !== undefined && { recomputing }),
+		};
+	};
 
 	/**
 	 * The leagues of `ids`, opened one after another: opening a league not in memory rolls its log forward, and
@@ -229,7 +393,9 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 				const s = await session(id);
 				if (s.log.config() !== undefined) return false;
 				const first = { type: 'league-configured', config, by, at: clock().toISOString() } as const;
-				return (await append(id, s, first, undefined, true)) !== undefined;
+				const result = await append(id, s, first, undefined, true);
+				if (result !== undefined) await follow(id, s, result.seq);
+				return result !== undefined;
 			});
 			// Listed after its first event exists; a crash in between is repaired by the next create of that name.
 			await mutex.run(`guild:${config.guildId}`, () => lists.appendOnce(config.guildId, id));
@@ -240,57 +406,84 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		},
 		getLeague,
 		listLeagues: async (guildId, options) => listed(await lists.read(guildId), options?.deleted),
+		// Writes to a league run one at a time (`write:` queue) for as long as their ratings replay; the league's own
+		// queue is held only while the event is stored and applied when the replay leaves a state for reads (follow).
 		appendEvent: (league, event, options) =>
-			mutex.run(league, async () => {
-				const s = await session(league);
-				if (s.log.config() === undefined) throw new LeagueError(`unknown league ${league}`);
-				try {
-					return (await append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options))!;
-				} catch (error) {
-					// The event may be durable though this process did not apply it (the answer was lost, the store is
-					// gone): the next read looks at the store again.
-					s.rolledAt = -Infinity;
-					throw error;
-				}
+			mutex.run(`write:${league}`, async () => {
+				const { s, result } = await mutex.run(league, async () => {
+					const s = await session(league).catch((error: unknown) => {
+						// The head could not be read: nothing of this write was sent.
+						throw error instanceof StoreUnavailableError && !error.write ? error.withOutcome('no') : error;
+					});
+					if (s.log.config() === undefined) throw new LeagueError(`unknown league ${league}`);
+					let result: AppendResult;
+					try {
+						result = (await append(league, s, { ...event, at: event.at ?? clock().toISOString() }, options))!;
+					} catch (error) {
+						// The event may be durable though this process did not apply it (the answer was lost, the store is
+						// gone): the next read looks at the store again.
+						s.rolledAt = -Infinity;
+						// A read that failed before the event was written: nothing of this write was stored.
+						if (error instanceof StoreUnavailableError && !error.write) throw error.withOutcome('no');
+						throw error;
+					}
+					// One more race on top: quick, and the reads queued behind it get the new ratings.
+					if (s.before === undefined) await follow(league, s, result.seq, options?.progress);
+					return { s, result };
+				});
+				if (s.before !== undefined) await follow(league, s, result.seq, options?.progress);
+				return result;
 			}),
 		readEvents: (league, from = 0) => readEventsFrom(events, league, from),
-		loadState: (league, options) => mutex.run(league, async () => (await session(league, options?.fresh !== true)).log),
-		ratingsAt: (league, systemId, day) =>
-			mutex.run(league, async (): Promise<RatingsView> => {
-				const system = getSystem(systemId);
-				const s = await session(league, true);
-				const key = `${system.id}|${day ?? ''}`;
-				const cached = s.views.get(key);
-				if (cached !== undefined && cached.seq === s.log.seq()) return cached;
-				const replay = await s.ratings.bring(s.log, system);
-				const standings = replay
-					.standings(day)
-					.map((row) => ({ ...row, name: s.log.resolve(row.player)?.name ?? row.player }));
-				// A fork: the kept replay moves on with the next race, this view stays at its seq.
-				const frozen = replay.fork();
-				let snapshot: ReplaySnapshot<unknown> | undefined;
-				const view: RatingsView = {
-					system: system.id,
-					seq: s.log.seq(),
-					day,
-					standings,
-					replay: frozen,
-					get snapshot() {
-						return (snapshot ??= frozen.snapshot());
-					},
-				};
-				// Views of an older seq are stale whatever their system or day: drop them all.
-				for (const [k, v] of s.views) if (v.seq !== view.seq) s.views.delete(k);
-				s.views.set(key, view);
-				if (s.views.size > MAX_VIEWS) s.views.delete(s.views.keys().next().value!); // the oldest
-				return view;
-			}),
+		// A fresh read (a Confirm checking what is stored) waits for a replay in progress; the others read before it.
+		loadState: (league, options) =>
+			read(
+				league,
+				async () => (await session(league, options?.fresh !== true)).log,
+				options?.fresh === true ? undefined : (before) => ({ value: logBefore(before) }),
+			),
+		ratingsAt: (league, systemId, day) => {
+			const system = getSystem(systemId);
+			const key = `${system.id}|${day ?? ''}`;
+			return read(
+				league,
+				async (): Promise<RatingsView> => {
+					const s = await session(league, true);
+					const cached = s.views.get(key);
+					if (cached !== undefined && cached.seq === s.log.seq()) return cached;
+					const replay = await s.ratings.bring(s.log, system);
+					// A fork: the kept replay moves on with the next race, this view stays at its seq.
+					const view = viewOf(system.id, s.log, replay.fork(), day);
+					// Views of an older seq are stale whatever their system or day: drop them all.
+					for (const [k, v] of s.views) if (v.seq !== view.seq) s.views.delete(k);
+					s.views.set(key, view);
+					if (s.views.size > MAX_VIEWS) s.views.delete(s.views.keys().next().value!); // the oldest
+					return view;
+				},
+				(before) => {
+					const cached = before.views.get(key);
+					if (cached !== undefined) return { value: cached };
+					const replay = before.replays.get(system.id);
+					if (replay === undefined) return undefined;
+					const view = viewOf(system.id, logBefore(before), replay, day, before.change);
+					before.views.set(key, view);
+					return { value: view };
+				},
+			);
+		},
 		standingsOn: (league, systemId, days) =>
-			mutex.run(league, async () => {
-				const s = await session(league, true);
-				const replay = await s.ratings.bring(s.log, getSystem(systemId));
-				return new Map(days.map((day) => [day, replay.standings(day)]));
-			}),
+			read(
+				league,
+				async () => {
+					const s = await session(league, true);
+					const replay = await s.ratings.bring(s.log, getSystem(systemId));
+					return new Map(days.map((day) => [day, replay.standings(day)]));
+				},
+				(before) => {
+					const replay = before.replays.get(getSystem(systemId).id);
+					return replay && { value: new Map(days.map((day) => [day, replay.standings(day)])) };
+				},
+			),
 		async listAllLeagues() {
 			const ids: string[] = [];
 			for (const guild of await lists.read(ALL_GUILDS)) ids.push(...(await lists.read(guild)));

@@ -94,6 +94,21 @@ export interface RatingsView {
 	readonly replay: Replay<unknown>;
 	/** `replay.snapshot()`, made when first read. */
 	readonly snapshot: ReplaySnapshot<unknown>;
+	/**
+	 * Set when these ratings are from before a stored change whose replay is still running (a void of an early race
+	 * replays every system over the whole history: seconds in a long league). Reads do not wait for it; the reply says
+	 * which change is not in it yet.
+	 */
+	readonly recomputing?: PendingChange | undefined;
+}
+
+/** A stored change whose ratings are being replayed, as a read answered from the state before it reports it. */
+export interface PendingChange {
+	readonly type: LoggedEvent['type'];
+	/** The race it voided, restored, edited or submitted (when it concerns one race). */
+	readonly race?: string | undefined;
+	/** The change's seq (the view's seq is the one before it). */
+	readonly seq: number;
 }
 
 export interface LeagueRepository {

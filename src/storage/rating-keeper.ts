@@ -40,6 +40,8 @@ interface Current {
 export interface RatingKeeper {
 	/** The replay of `system` at the log's head; `progress` hears (races replayed, races to replay) now and then. */
 	bring(log: LeagueLog, system: AnyRatingSystem, progress?: ReplayProgress): Promise<Replay<unknown>>;
+	/** The replay of `system` kept in memory at log seq `seq`, if there is one (nothing is read or replayed). */
+	kept(system: string, seq: number): Replay<unknown> | undefined;
 }
 
 export type ReplayProgress = (done: number, total: number) => void;
@@ -101,6 +103,10 @@ export function createRatingKeeper({
 	};
 
 	return {
+		kept(system, seq) {
+			const cur = current.get(system);
+			return cur?.basis === seq ? cur.replay : undefined;
+		},
 		async bring(log, system, progress) {
 			const head = log.seq();
 			const cached = current.get(system.id);

@@ -1,5 +1,6 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
 import { createKeyvStore, StoreError } from './keyv-store.js';
+import { createOutageLog } from './outage-log.js';
 import type { Store } from './ports.js';
 import { serverName } from './server-name.js';
 
@@ -20,6 +21,16 @@ export interface RedisStoreOptions {
 /** Tries of the first connection before the open fails; afterwards the client reconnects without end. */
 const FIRST_CONNECT_TRIES = 3;
 
+/**
+ * How long a command may wait for its answer, queued while the client reconnects included. Without it a command
+ * waited for the server to come back: a `/race submit` during an outage was answered after 45 s, and an outage past
+ * Discord's 15 minutes would have lost the answer. A command that times out before it was sent is dropped from the
+ * queue (never sent later); one already sent may still have been applied: the repository looks at the log before it
+ * answers (league-repository.ts). PostgreSQL fails at once on a refused connection; this is the same within seconds,
+ * and rides out a restart of the server shorter than it.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 3000;
+
 const globEscaped = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
 
 export async function openRedisStore(
@@ -28,8 +39,11 @@ export async function openRedisStore(
 	options: RedisStoreOptions = {},
 ): Promise<Store> {
 	let opened = false;
+	// One line per outage, not one per reconnection attempt (outage-log.ts).
+	const outage = createOutageLog(onError, `the Redis store at ${serverName(url)}`);
 	const client = createClient({
 		url,
+		commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
 		socket: {
 			connectTimeout: 10_000,
 			// Returning the error ends the tries and rejects connect(): a wrong URL fails the open, not hangs it.
@@ -38,8 +52,9 @@ export async function openRedisStore(
 		},
 	});
 	client.on('error', (error: unknown) => {
-		if (opened) onError(error);
+		if (opened) outage.onError(error);
 	});
+	client.on('ready', () => outage.recovered());
 	try {
 		await client.connect();
 	} catch (error) {
@@ -55,7 +70,7 @@ export async function openRedisStore(
 		kind: 'redis',
 		adapter,
 		adapterNamespace: { value: prefix },
-		onError,
+		onError: outage.onError,
 		insertIfAbsent: async (key, serialized) =>
 			(await client.set(stored(key), serialized, { condition: 'NX' })) === 'OK',
 		async *scan(namespacePrefix) {

@@ -3,7 +3,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { RESTORE_HINT, StoreIntegrityError } from './store-integrity-error.js';
 
 /**
- * The identity of a SQLite store (issue 9 item 4): a store id written in the database when it is created (the key
+ * The identity of a SQLite store: a store id written in the database when it is created (the key
  * `meta:store-id` of the keyv table, so a backup carries it), and the same id in a marker file `<file>.id` beside the
  * database. At start the two must agree; a database missing where the marker says one existed is refused rather than
  * silently recreated empty (which re-imported the sample league over a deleted store).
@@ -46,7 +46,7 @@ export interface StoreIdAccess {
 
 /**
  * The database's store id, checked against the marker. A database without an id and without a marker is new, or
- * written before issue 9: it gets an id now. Without a marker (deleted, or a restore to a new place) the marker is
+ * written before store ids existed: it gets an id now. Without a marker (deleted, or a restore to a new place) the marker is
  * written from the database. Returns the id.
  */
 export async function checkIdentity(

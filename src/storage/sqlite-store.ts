@@ -3,11 +3,14 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import { guardFile, type FileGuard } from './file-guard.js';
+import { guardSqliteFiles, type SqliteFilesGuard } from './sqlite-header-guard.js';
 import { createKeyvStore, keyvSerialized } from './keyv-store.js';
 import type { EntityName, KeyValueNamespace, Store } from './ports.js';
 import { type KeyRow, scanByKey } from './scan-by-key.js';
 import { checkIdentity, checkNotMissing, readMarker, STORE_ID_KEY } from './sqlite-identity.js';
 import { RESTORE_HINT, StoreIntegrityError } from './store-integrity-error.js';
+import { createReadOnlyFallback, type ReadOnlyFallback } from './sqlite-read-only.js';
+import { StoreReadOnlyError } from './store-unavailable-error.js';
 
 /**
  * The SQLite store: @keyv/sqlite on one file, in WAL mode with `synchronous=NORMAL` (ENVIRONMENT.md: single sets
@@ -15,9 +18,10 @@ import { RESTORE_HINT, StoreIntegrityError } from './store-integrity-error.js';
  * the last commits on power loss (never a torn or mixed state). @keyv/sqlite v4 exposes its connection through
  * `query`, which we use for the pragmas and for the atomic insert-if-absent of log events.
  *
- * Integrity (issue 9 item 4): at open, the file's identity (sqlite-identity.ts: the store id in the database and in
+ * Integrity: at open, the file's identity (sqlite-identity.ts: the store id in the database and in
  * `<file>.id` beside it) and `PRAGMA quick_check`; a damaged file is a one-line StoreIntegrityError, not a raw
- * SQLITE_CORRUPT. While open, every operation checks that the path is still the file opened (file-guard.ts).
+ * SQLITE_CORRUPT. While open, every operation checks that the path is still the file opened (file-guard.ts) and that
+ * the database and its WAL were not overwritten in place (sqlite-header-guard.ts).
  */
 
 export interface SqliteStore extends Store {
@@ -41,13 +45,8 @@ const damaged = (path: string, error: unknown): StoreIntegrityError | undefined 
 /** SQLite's own words, kept to one short line for the operator's message. */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').slice(0, 160);
 
-export async function openSqliteStore(path: string, onError: (error: unknown) => void): Promise<SqliteStore> {
-	const file = path !== ':memory:';
-	const marker = file ? await readMarker(path) : undefined;
-	if (file) {
-		await mkdir(dirname(path), { recursive: true });
-		checkNotMissing(path, existsSync(path), marker);
-	}
+/** @keyv/sqlite on `path`, its connection's `query`, and the keyv Store over it (no checks yet). */
+function connect(path: string, onError: (error: unknown) => void) {
 	const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 });
 	// A connection error also rejects the first query, where it is reported; this listener keeps it from being thrown
 	// a second time as an unhandled 'error' event.
@@ -63,6 +62,34 @@ export async function openSqliteStore(path: string, onError: (error: unknown) =>
 		);
 		return rows.length === 1;
 	};
+	const store = createKeyvStore({
+		kind: 'sqlite',
+		adapter,
+		onError,
+		insertIfAbsent,
+		scan: (prefix) =>
+			scanByKey(
+				(after, limit) =>
+					query(
+						`SELECT key, value FROM ${table} WHERE substr(key, 1, ?) = ? AND key > ? ORDER BY key LIMIT ?`,
+						prefix.length,
+						prefix,
+						after,
+						limit,
+					) as Promise<KeyRow[]>,
+			),
+	});
+	return { adapter, query, table, insertIfAbsent, store };
+}
+
+export async function openSqliteStore(path: string, onError: (error: unknown) => void): Promise<SqliteStore> {
+	const file = path !== ':memory:';
+	const marker = file ? await readMarker(path) : undefined;
+	if (file) {
+		await mkdir(dirname(path), { recursive: true });
+		checkNotMissing(path, existsSync(path), marker);
+	}
+	const { adapter, query, table, insertIfAbsent, store } = connect(path, onError);
 	let id = 'memory';
 	try {
 		await query('PRAGMA journal_mode=WAL');
@@ -91,51 +118,63 @@ export async function openSqliteStore(path: string, onError: (error: unknown) =>
 		await adapter.disconnect().catch(() => {});
 		throw damaged(path, error) ?? error;
 	}
+	if (!file) return { ...store, id, backupTo: async (to) => void (await query('VACUUM INTO ?', to)) };
+	// While the files cannot be written, reads go to a copy and this connection is left alone (sqlite-read-only.ts).
+	const readOnly = createReadOnlyFallback(path, (copy) => Promise.resolve(connect(copy, onError).store), onError);
 	const backupTo = async (to: string) => {
+		const reader = await readOnly.reader();
+		if (reader !== undefined) throw new StoreReadOnlyError();
 		await query('VACUUM INTO ?', to);
 	};
-	const store = createKeyvStore({
-		kind: 'sqlite',
-		adapter,
-		onError,
-		insertIfAbsent,
-		scan: (prefix) =>
-			scanByKey(
-				(after, limit) =>
-					query(
-						`SELECT key, value FROM ${table} WHERE substr(key, 1, ?) = ? AND key > ? ORDER BY key LIMIT ?`,
-						prefix.length,
-						prefix,
-						after,
-						limit,
-					) as Promise<KeyRow[]>,
-			),
-	});
-	if (!file) return { ...store, id, backupTo };
 	const rescueTo = () => `${path}.rescued-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-	const guard = guardFile(path, async () => {
-		const to = rescueTo();
-		await backupTo(to);
-		return to;
-	});
-	return { ...guarded(store, guard), id, backupTo };
+	const [{ page_size: pageSize }] = (await query('PRAGMA page_size')) as [{ page_size: number }];
+	const files = guardSqliteFiles(path, pageSize);
+	const guard = guardFile(
+		path,
+		async () => {
+			const to = rescueTo();
+			await backupTo(to);
+			return to;
+		},
+		files.look,
+	);
+	return { ...guarded(store, guard, readOnly, files), id, backupTo };
 }
 
-/** Every write checks the file before and again before it is acknowledged; a read, at most once a second. */
-function guarded(store: Store, guard: FileGuard): Store {
+/**
+ * Every write checks the file before and again before it is acknowledged; a read, at most once a second. Every
+ * operation first looks whether the files can be written: while they cannot, writes are refused and reads go to the
+ * read-only copy, and this connection is not touched (its WAL index mapping would end the process with SIGBUS).
+ */
+function guarded(store: Store, guard: FileGuard, readOnly: ReadOnlyFallback, files: SqliteFilesGuard): Store {
 	const namespaces = new Map<EntityName, KeyValueNamespace>();
-	const wrap = (ns: KeyValueNamespace): KeyValueNamespace => {
+	let readOnlyAtClose = false;
+	const writable = async () => {
+		if ((await readOnly.reader()) !== undefined) throw new StoreReadOnlyError();
+	};
+	const wrap = (name: EntityName, ns: KeyValueNamespace): KeyValueNamespace => {
 		const write =
 			<A extends unknown[], R>(op: (...args: A) => Promise<R>) =>
 			async (...args: A): Promise<R> => {
 				await guard.check();
-				const result = await op(...args);
-				await guard.check(); // written into a file that was deleted meanwhile: not acknowledged
+				await writable();
+				const result = await op(...args).catch(async (error: unknown) => {
+					await guard.check(); // SQLite failing on an overwritten file (SQLITE_CORRUPT) is told as that
+					throw error;
+				});
+				await guard.check(); // written into a file that was deleted or overwritten meanwhile: not acknowledged
 				return result;
 			};
+		const read =
+			<A extends unknown[], R>(op: (target: KeyValueNamespace, ...args: A) => Promise<R>) =>
+			async (...args: A): Promise<R> => {
+				await guard.checkRecent();
+				const reader = await readOnly.reader();
+				return op(reader === undefined ? ns : reader.namespace(name), ...args);
+			};
 		return {
-			get: async (key) => (await guard.checkRecent(), ns.get(key)),
-			getMany: async (keys) => (await guard.checkRecent(), ns.getMany(keys)),
+			get: read((target, key: string) => target.get(key)),
+			getMany: read((target, keys: readonly string[]) => target.getMany(keys)),
 			set: write((key: string, value: unknown) => ns.set(key, value)),
 			add: write((key: string, value: unknown) => ns.add(key, value)),
 			delete: write((key: string) => ns.delete(key)),
@@ -145,18 +184,30 @@ function guarded(store: Store, guard: FileGuard): Store {
 		kind: store.kind,
 		namespace(name) {
 			let ns = namespaces.get(name);
-			if (ns === undefined) namespaces.set(name, (ns = wrap(store.namespace(name))));
+			if (ns === undefined) namespaces.set(name, (ns = wrap(name, store.namespace(name))));
 			return ns;
 		},
 		...(store.scan !== undefined && {
-			scan: (name: EntityName) => {
-				const rows = store.scan!(name);
-				return (async function* () {
+			scan: (name: EntityName) =>
+				(async function* () {
 					await guard.check();
-					yield* rows;
-				})();
-			},
+					const reader = await readOnly.reader();
+					yield* (reader ?? store).scan!(name);
+				})(),
 		}),
-		close: () => store.close(),
+		close: async () => {
+			readOnlyAtClose = (await readOnly.reader().catch(() => store)) !== undefined;
+			await readOnly.close();
+			// Closing checkpoints the WAL through the mapping of an unwritable -shm (SIGBUS): the connection is left
+			// for the process's exit to drop, as a killed process would (WAL keeps every commit).
+			if (readOnlyAtClose) return;
+			// A connection over an overwritten file would checkpoint its WAL into the database when closed (garbage
+			// frames over a sound file, or sound frames over garbage): left for the process's exit, with the
+			// descriptors the guard holds (closing them would drop SQLite's locks).
+			if (guard.lost !== undefined) return;
+			await store.close();
+			files.close();
+			await readOnly.release();
+		},
 	};
 }

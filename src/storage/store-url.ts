@@ -1,9 +1,6 @@
 import { StoreError } from './keyv-store.js';
 import { createMemoryStore } from './memory-store.js';
 import type { Store } from './ports.js';
-import { openPostgresStore } from './postgres-store.js';
-import { openRedisStore } from './redis-store.js';
-import { openSqliteStore } from './sqlite-store.js';
 
 /**
  * `STORE_URL` → a Store. `sqlite://<path>` (default `sqlite://data/pitwall.sqlite`, relative to the working
@@ -39,16 +36,17 @@ export function parseStoreUrl(url: string): StoreTarget {
 	}
 }
 
+/** Each kind's module is imported when a store of that kind opens: the others' client packages are never loaded. */
 export async function openStore(url: string, onError: (error: unknown) => void): Promise<Store> {
 	const target = parseStoreUrl(url);
 	switch (target.kind) {
 		case 'sqlite':
-			return openSqliteStore(target.path, onError);
+			return (await import('./sqlite-store.js')).openSqliteStore(target.path, onError);
 		case 'memory':
 			return createMemoryStore();
 		case 'postgresql':
-			return openPostgresStore(target.url, onError);
+			return (await import('./postgres-store.js')).openPostgresStore(target.url, onError);
 		case 'redis':
-			return openRedisStore(target.url, onError);
+			return (await import('./redis-store.js')).openRedisStore(target.url, onError);
 	}
 }

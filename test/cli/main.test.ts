@@ -91,7 +91,7 @@ describe('pitwall replay', () => {
 		expect(early.map((r) => r[0]).sort()).toEqual(['A', 'B']);
 		const bad = await run('replay', '--system', 'glicko', '--input', twoRaces, '--as-of', '2021-02-30');
 		expect(bad.code).toBe(2);
-		expect(bad.err).toContain('--as-of must be a calendar day written YYYY-MM-DD, got "2021-02-30"');
+		expect(bad.err).toContain('--as-of "2021-02-30" is not a day of the calendar: February 2021 has 28 days.');
 	});
 
 	it('prints numbers at full double precision (String round trip)', async () => {

@@ -79,7 +79,8 @@ describe('a league week to week, in the console', () => {
 		// The export goes with the preview, whatever is pressed next.
 		expect(readdirSync(outDir).filter((f) => f.endsWith('-kart-club-history.csv'))).toHaveLength(1);
 		expect(out).toContain('Deleted Kart Club. /league undelete name:Kart Club brings it back.');
-		expect(out).toContain('The league Kart Club was deleted by an organizer.');
+		// The channel's announcement says it again: the console shows the confirmation once.
+		expect(out).not.toContain('The league Kart Club was deleted by an organizer.');
 		expect(out).toContain('This server has no league yet');
 		expect(out).toContain('Kart Club is back, with every race and rating it had.');
 		expect(out.split('Players: 2 · Races: 1')).toHaveLength(2); // /league info once the league is back

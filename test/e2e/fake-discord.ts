@@ -49,7 +49,8 @@ export type * from './fake-discord-wire.js';
 export interface RestFault {
 	readonly method: string;
 	readonly path: RegExp;
-	readonly status: 429 | 500 | 502 | 503;
+	/** 400: Discord refuses the message as it refuses a bad one (50035 Invalid Form Body). */
+	readonly status: 400 | 429 | 500 | 502 | 503;
 	/** 429 only: seconds to wait (default 0.2). */
 	readonly retryAfter?: number;
 	readonly times?: number;
@@ -438,7 +439,7 @@ export class FakeDiscord {
 
 	/**
 	 * The next `times` (default 1) REST requests matching `method` and `path` get `status` instead of an answer: 429
-	 * with `retry_after` (seconds, as Discord sends it in the body and the Retry-After header), or a 5xx.
+	 * with `retry_after` (seconds, as Discord sends it in the body and the Retry-After header), a 400 (50035), or a 5xx.
 	 */
 	failRest(fault: RestFault): void {
 		this.faults.push({ ...fault, left: fault.times ?? 1 });
@@ -461,6 +462,7 @@ export class FakeDiscord {
 	}
 
 	private answerFault(res: ServerResponse, fault: RestFault): void {
+		if (fault.status === 400) return refuseForm(res, 'fake-discord fault');
 		if (fault.status !== 429)
 			return reply(res, fault.status, { message: `${fault.status}: fake-discord fault`, code: 0 });
 		const seconds = fault.retryAfter ?? 0.2;

@@ -342,7 +342,7 @@ describe('league commands end to end', () => {
 			.find((id) => id.startsWith('race-edit:confirm:'))!;
 		const handle = bot.fake.clickButton(confirm, ORGANIZER);
 		const answers = [await handle.next(), await handle.next(), await handle.next()];
-		expect(visible(answers[1]!)).toBe('Edited **R1** in **Sunday Cup**.');
+		expect(visible(answers[1]!)).toBe('Edited **R1** in **Sunday Cup**. Ratings were replayed from R1 on.');
 		const edited = visible(answers[2]!);
 		expect(flagsOf(answers[2]!) & EPHEMERAL).toBe(0);
 		expect(edited).toContain('Edited.');

@@ -333,7 +333,7 @@ describe('/player merge', () => {
 			ORGANIZER,
 		);
 		const answers = [await handle.next(), await handle.next(), await handle.next()];
-		expect(visible(answers[1]!)).toBe('Merged **Dave** into **Alice** in **Club**.');
+		expect(visible(answers[1]!)).toBe('Merged **Dave** into **Alice** in **Club**; ratings were replayed.');
 		expect(visible(answers[2]!)).toBe('Merged **Dave** into **Alice** in **Club**; ratings were replayed.');
 		expect(flagsOf(answers[2]!) & EPHEMERAL).toBe(0);
 		expect(mentionsOf(answers[2]!)).toEqual({ parse: [] });

@@ -53,7 +53,7 @@ describe('/season end to end', () => {
 			'season',
 			[sub('start', [text('name', 'Summer'), text('date', '2020-02-30')])],
 			ORGANIZER,
-			/"2020-02-30" is not a calendar day/,
+			/"2020-02-30" is not a day of the calendar: February 2020 has 29 days/,
 		);
 
 		const second = await bot.run(

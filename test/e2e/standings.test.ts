@@ -99,7 +99,9 @@ describe('/standings and /race penalty end to end', () => {
 		expect(ack).toMatchObject({ kind: 'callback', type: 6 });
 		const stored = await click.next();
 		withinLimits(stored);
-		expect(content(stored)).toBe('Penalty **P1**: **Ann** +5 s in R1 (“track limits”). Given.');
+		expect(content(stored)).toBe(
+			'Penalty **P1**: **Ann** +5 s in R1 (“track limits”). Given. Ratings were replayed from R1 on.',
+		);
 		const announced = await click.next();
 		withinLimits(announced);
 		expect(flagsOf(announced) & EPHEMERAL).toBe(0);

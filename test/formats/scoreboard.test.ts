@@ -460,10 +460,10 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 			[4, 'Dave', null, 'DNF'],
 		]);
 		expect(warnings).toEqual([
-			'line 1: one line holds 4 racers, read as split before each position ("1.", "2.", "2.", "4."); "line N" below is the Nth racer: check the order, or put one racer per line',
+			'line 1: one line holds 4 racers, read as split before each position ("1.", "2.", "2.", "4."); "racer N" below is the Nth of them: check the order, or put one racer per line',
 		]);
 		expect(errorsOf('1. Alice 2. Bob 2. alice')).toEqual([
-			'3: "alice" is entered twice: on line 1 as "Alice" and here (names ignore case)',
+			'3: "alice" is entered twice: on racer 1 as "Alice" and here (names ignore case)',
 		]);
 	});
 
@@ -493,10 +493,12 @@ describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
 		expect(ok(lines('player,position', 'Alice -,1', 'Bob,2'), { knownPlayers }).warnings).toEqual([
 			'line 2: "Alice -" is not a known player; did you mean "Alice"? ("-" looks like an extra column or a stray mark, not part of the name)',
 		]);
-		// U+034F (combining grapheme joiner) is not a format character: allowed, but flagged (a soft hyphen is refused).
-		expect(ok(lines('Bob\u200D', 'Al\u034Fice'), { knownPlayers }).warnings).toEqual([
-			'line 1: "Bob\u200D" is not a known player; did you mean "Bob"? (the name has the invisible character U+200D)',
-			'line 2: "Al\u034Fice" is not a known player; did you mean "Alice"? (the name has the invisible character U+034F)',
+		// A name with an invisible character (a joiner outside an emoji, the combining grapheme joiner) is refused: it
+		// would look exactly like the known player.
+		const invisible = parseScoreboard(lines('Bob\u200D', 'Al\u034Fice'), { knownPlayers });
+		expect(invisible.ok ? [] : invisible.errors.map((e) => e.message)).toEqual([
+			'the line contains the character U+200D: control and invisible formatting characters are not allowed',
+			'the line contains the character U+034F: control and invisible formatting characters are not allowed',
 		]);
 		// With no extra word, a plain dash after the name is an empty cell: the known player, no warning.
 		expect(ok(lines('Alice -', 'Bob'), { knownPlayers })).toMatchObject({ warnings: [] });

@@ -34,7 +34,18 @@ const importText = (w: World, name: string, text: string, file = 'history.csv', 
 async function standingsOf(w: World, name: string) {
 	const x = await w.services.transfer.exportFiles(organizer, name);
 	const [header, ...rows] = readCsv(x.standings).map((r) => r.fields);
-	expect(header).toEqual(['system', 'rank', 'player', 'rating', 'uncertainty', 'races', 'provisional', 'last_race']);
+	expect(header).toEqual([
+		'system',
+		'rank',
+		'player',
+		'rating',
+		'uncertainty',
+		'races',
+		'provisional',
+		'last_race',
+		'rating_raw',
+		'uncertainty_raw',
+	]);
 	return { x, rows: rows.map((r) => r.join(',')).sort() };
 }
 
@@ -298,7 +309,7 @@ describe('league export', () => {
 				.map((r) => r.split(','))
 				.filter((f) => f[0] === system)
 				.sort((a, b) => Number(a[1]) - Number(b[1]))
-				.map((f) => [f[2], f[3], f[4], f[5], f[6] === 'yes' ? 'true' : 'false']);
+				.map((f) => [f[2], f[8], f[9], f[5], f[6] === 'yes' ? 'true' : 'false']);
 			expect(cli.map((f) => [f[0], f[3], f[4]])).toEqual(exported.map((f) => [f[0], f[3], f[4]]));
 			// The CLI keys players by name, the league by id, and a tie group is summed in key order (race.ts):
 			// equal to the last bits or so.

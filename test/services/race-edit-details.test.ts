@@ -58,7 +58,7 @@ describe('/race edit date: and name:', () => {
 		await expect(
 			w.services.races.previewEdit(organizer, 'R2', undefined, 'why', { date: '2026-02-30' }),
 		).rejects.toThrow(
-			'The date "2026-02-30" is not a calendar day: write it as YYYY-MM-DD, e.g. 2026-03-01. Nothing was stored.',
+			'The date "2026-02-30" is not a day of the calendar: February 2026 has 28 days. Nothing was stored.',
 		);
 		await expect(
 			w.services.races.previewEdit(organizer, 'R2', undefined, 'why', { name: 'x'.repeat(101) }),

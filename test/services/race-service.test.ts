@@ -134,10 +134,16 @@ describe('submit → preview', () => {
 
 	it('a date that is not a calendar day is refused and nothing is pending or stored', async () => {
 		const before = await eventCount(w, league);
-		for (const date of ['2026-02-30', '2026-13-01', '2026-2-3', 'tomorrow']) {
+		const refusals: [string, string][] = [
+			['2026-02-30', 'is not a day of the calendar: February 2026 has 28 days.'],
+			['2026-13-01', 'is not a day of the calendar: there is no month 13.'],
+			['2026-2-3', ': did you mean 2026-02-03? Dates are written YYYY-MM-DD, like 2026-02-03.'],
+			['tomorrow', 'is not a date. Dates are written YYYY-MM-DD (year, month, day), like 2026-03-01.'],
+		];
+		for (const [date, why] of refusals) {
 			await expect(w.services.races.submit(organizer, { text: '1. A\n2. B', date })).rejects.toMatchObject({
 				code: 'bad-date',
-				message: `The date "${date}" is not a calendar day: write it as YYYY-MM-DD, e.g. 2026-03-01. Nothing was stored.`,
+				message: `The date "${date}"${why.startsWith(':') ? '' : ' '}${why} Nothing was stored.`,
 			});
 		}
 		expect(w.services.races.pendingCount()).toBe(0);

@@ -17,7 +17,7 @@ describe('season service', () => {
 		expect(started.season).toEqual({ name: 'Spring', start: '2026-03-01', plannedRaces: 10, implicit: false });
 		expect(started.carryOver).toEqual({ mode: 'carry', yearly: false });
 		await expect(w.services.seasons.start(organizer, { name: 'Later', date: '1 May' })).rejects.toThrow(
-			'The start date "1 May" is not a calendar day: write it as YYYY-MM-DD, e.g. 2026-03-01. Nothing was stored.',
+			'The start date "1 May" is not a date. Dates are written YYYY-MM-DD (year, month, day), like 2026-03-01. Nothing was stored.',
 		);
 		await expect(w.services.seasons.end(organizer, { date: '2026-02-28' })).rejects.toThrow(
 			'Spring started on 2026-03-01: it cannot end before that day.',

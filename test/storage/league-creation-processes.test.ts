@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_LEAGUE_FILE } from '../../src/console/sample-league.js';
@@ -28,8 +28,13 @@ const freshFile = () => join(dir, `creation-${files++}.sqlite`);
 
 interface Worker {
 	readonly child: ChildProcess;
-	/** Resolves on the line `text` (`ready`, `seeding`). */
+	/**
+	 * Resolves on the line `text` (`ready`, `seeding`); rejects, with the worker's stderr, if it exits without printing
+	 * it. (A worker that died before `ready` used to leave this waiting until the test's timeout, its error unseen.)
+	 */
 	line(text: string): Promise<void>;
+	/** What the worker printed so far and its stderr: where it stands, for a test that waits too long. */
+	state(): string;
 	go(): void;
 	/** The JSON printed at the end; rejects when the process fails. */
 	readonly result: Promise<Record<string, unknown>>;
@@ -49,12 +54,16 @@ function startWorker(...args: string[]): Worker {
 		for (const w of waiting) if (stdout.split('\n').includes(w.text)) w.resolve();
 	});
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	child.stdin.on('error', () => {}); // `go` to a worker that already died: its exit reports it
 	const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-		child.on('exit', (_code, signal) => {
+		// 'close', not 'exit': its stdout and stderr are then read to the end.
+		child.on('close', (_code, signal) => {
 			children.delete(child);
 			resolve(signal);
 		}),
 	);
+	const state = () =>
+		`worker ${args.join(' ')} (pid ${child.pid}) printed ${JSON.stringify(stdout)}; stderr ${JSON.stringify(stderr)}`;
 	const result = exited.then((signal) => {
 		const last = stdout.trim().split('\n').at(-1) ?? '';
 		if (signal !== null || !last.startsWith('{'))
@@ -65,21 +74,49 @@ function startWorker(...args: string[]): Worker {
 	return {
 		child,
 		line: (text) =>
-			new Promise((resolve) => {
+			new Promise((resolve, reject) => {
 				if (stdout.split('\n').includes(text)) resolve();
 				else waiting.push({ text, resolve });
+				void exited.then((signal) => {
+					if (!stdout.split('\n').includes(text))
+						reject(new Error(`exited (${signal}) before printing "${text}": ${state()}`));
+				});
 			}),
+		state,
 		go: () => child.stdin.end('go\n'),
 		result,
 		exited,
 	};
 }
 
-/** Start workers, let them open the store, then set them off together. */
+/** Longer than any run seen (about 10 s alone, 130 s with 12 of them on two busy cores), shorter than a test's timeout. */
+const WORKERS_MS = 100_000;
+
+/**
+ * Start workers, let them open the store, then set them off together. Workers still running after WORKERS_MS fail the
+ * test with what each printed (how far it got) and its stderr, rather than a bare timeout.
+ */
 async function together(...workers: Worker[]): Promise<Record<string, unknown>[]> {
-	await Promise.all(workers.map((w) => w.line('ready')));
-	for (const w of workers) w.go();
-	return Promise.all(workers.map((w) => w.result));
+	let timer: NodeJS.Timeout | undefined;
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(
+			() =>
+				reject(new Error(`workers still running after ${WORKERS_MS} ms: ${workers.map((w) => w.state()).join('; ')}`)),
+			WORKERS_MS,
+		);
+	});
+	try {
+		return await Promise.race([
+			late,
+			(async () => {
+				await Promise.all(workers.map((w) => w.line('ready')));
+				for (const w of workers) w.go();
+				return Promise.all(workers.map((w) => w.result));
+			})(),
+		]);
+	} finally {
+		clearTimeout(timer);
+	}
 }
 
 async function withRepo<T>(file: string, use: (repo: LeagueRepository) => Promise<T>): Promise<T> {
@@ -104,6 +141,17 @@ const leaguesOf = (repo: LeagueRepository) =>
 	);
 
 describe('league creation across processes (SQLite, two real processes)', () => {
+	it('a worker that dies before it is ready fails the wait at once, with its error (not the test timeout)', async () => {
+		// A store path under a regular file: the worker cannot open it and exits before printing `ready`.
+		const blocker = freshFile();
+		writeFileSync(blocker, 'not a folder');
+		const started = performance.now();
+		await expect(together(startWorker('seed', join(blocker, 'store.sqlite')))).rejects.toThrow(
+			/exited \(null\) before printing "ready".*ENOTDIR/s,
+		);
+		expect(performance.now() - started).toBeLessThan(WORKERS_MS);
+	}, 60_000);
+
 	it('two first runs on one store seed one sample league, whole', async () => {
 		expect(SAMPLE_RACES).toBe(293); // data/sample-league.csv, as the issue counts it
 		const file = freshFile();

@@ -8,6 +8,7 @@ import {
 	resolveSystemParams,
 	systemArg,
 	UsageError,
+	dayArg,
 } from '../args.js';
 import { loadHistoryAsOf, num, type CliCommand } from '../command.js';
 import { DEFAULT_SEASONS, DEFAULT_SEED, forecastChampionship, MAX_SEASONS } from '../../analysis/forecast.js';
@@ -15,7 +16,6 @@ import { forecastSetup } from '../../analysis/forecast-setup.js';
 import { csvLine } from '../../formats/csv.js';
 import { F1_POINTS, parsePointsTable, PointsTableError, pointsTableText } from '../../formats/points-table.js';
 import { replayHistory } from '../../league/replay.js';
-import { isCalendarDate } from '../../league/dates.js';
 import { DEFAULT_HEADLINE } from '../../services/league-service.js';
 import { plural } from '../../formats/plural.js';
 
@@ -34,14 +34,6 @@ const options = {
 	seasons: { type: 'string' },
 	seed: { type: 'string' },
 } as const;
-
-/** A day option, `YYYY-MM-DD`. */
-function dayArg(value: string | undefined, name: string): string | undefined {
-	if (value !== undefined && !isCalendarDate(value)) {
-		throw new UsageError(`--${name} must be a calendar day written YYYY-MM-DD, got "${value}"`);
-	}
-	return value;
-}
 
 function wholeNumber(value: string | undefined, name: string, min: number, max: number): number | undefined {
 	if (value === undefined) return undefined;

@@ -24,6 +24,7 @@ const options = {
 	...seasonOptions,
 	'as-of': { type: 'string' },
 	scale: { type: 'string' },
+	format: { type: 'string' },
 } as const;
 
 /** `--scale raw` (default): as computed; `--scale shown`: as the bot shows them (src/formats/rating-scale.ts). */
@@ -37,7 +38,7 @@ export default {
 	name: 'replay',
 	summary: 'replay a history CSV and print every player’s rating',
 	usage: `pitwall replay --system <id> --input <history.csv> [--param name=value ...] [--history <out.csv>] [--reset yearly]
-                      [--as-of YYYY-MM-DD] [--scale raw|shown]
+                      [--as-of YYYY-MM-DD] [--scale raw|shown] [--format csv|json]
                       [--season-reset carry|restart|soft [--season-share N] [--season-starts D1,D2,...]]
 
 Prints CSV player,rating,uncertainty,races,provisional sorted by rating (descending), numbers at full precision,
@@ -49,6 +50,8 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 --scale shown        ratings and uncertainties as the bot shows them: endure and speed as Elo-like points
                      (1500 + R·400/ln 10) with the uncertainty √k·400/ln 10 (extended form; empty in the base
                      form, whose k is the same for everyone). Default raw: as computed.
+--format json        a JSON array of {player, rating, uncertainty, races, provisional} instead of CSV (the
+                     numbers as JSON writes them: each reads back as the same double).
 --reset yearly       restart every rating at the first race of each calendar year (needs dates).
 --season-reset mode  at each season's first race: carry, restart, or soft (every rating moves --season-share %
                      of the way toward the mean), as a league set so with /league config season-reset:.
@@ -59,6 +62,8 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 		const system = systemArg(required(values.system, 'system'));
 		const params = resolveSystemParams(system, values.param ?? []);
 		const scale = scaleArg(values.scale, system.id, params);
+		const format = values.format ?? 'csv';
+		if (format !== 'csv' && format !== 'json') throw new UsageError(`--format must be csv or json, not "${format}"`);
 		const { races, asOf } = loadHistoryAsOf(required(values.input, 'input'), values['as-of'], io);
 		const history: string[] = ['race,player,position,rating_before,rating_after'];
 		const replayOptions = { reset: resetArg(values.reset), seasons: seasonsArg(values) };
@@ -75,12 +80,27 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 				);
 			}
 		});
-		const lines = ['player,rating,uncertainty,races,provisional'];
-		for (const standing of replay.standings(asOf)) {
-			const row = scale === undefined ? standing : shownSummary(scale, standing);
-			lines.push(csvLine([row.player, num(row.rating), num(row.uncertainty), num(row.races), String(row.provisional)]));
+		const rows = replay
+			.standings(asOf)
+			.map((standing) => (scale === undefined ? standing : shownSummary(scale, standing)));
+		if (format === 'json') {
+			const json = rows.map(({ player, rating, uncertainty, races, provisional }) => ({
+				player,
+				rating,
+				uncertainty: uncertainty ?? null,
+				races,
+				provisional,
+			}));
+			io.out(JSON.stringify(json, null, 1) + '\n');
+		} else {
+			const lines = ['player,rating,uncertainty,races,provisional'];
+			for (const row of rows) {
+				lines.push(
+					csvLine([row.player, num(row.rating), num(row.uncertainty), num(row.races), String(row.provisional)]),
+				);
+			}
+			io.out(lines.join('\n') + '\n');
 		}
-		io.out(lines.join('\n') + '\n');
 		const { skipped } = replay.snapshot();
 		if (skipped.length > 0) {
 			io.err(

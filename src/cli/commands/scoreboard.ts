@@ -8,6 +8,7 @@ import { readRaceFile } from '../../formats/results/read-file.js';
 import type { ResultRacer } from '../../formats/results/to-scoreboard.js';
 import { ResultFileError } from '../../formats/results/types.js';
 import type { ScoreboardResult } from '../../formats/scoreboard.js';
+import { placeOf } from '../../formats/scoreboard-line.js';
 
 const options = {
 	known: { type: 'string' },
@@ -72,7 +73,7 @@ warning go to stderr. A file that cannot be read prints its errors on stderr and
 
 function printScoreboard(result: ScoreboardResult, io: CliIo, csv: () => string): number {
 	if (!result.ok) {
-		const lines = result.errors.map((error) => `line ${error.line}: ${error.message}\n`);
+		const lines = result.errors.map((error) => `${placeOf(error)}: ${error.message}\n`);
 		if (result.omitted > 0) lines.push(`… and ${plural(result.omitted, 'more error')}\n`);
 		io.err(lines.join(''));
 		return 2;

@@ -1,0 +1,253 @@
+/**
+ * The real bot at scale: the bot's own process, as `npm start` runs it (the built dist/index.js when there is one,
+ * else src/index.ts through tsx; scripts/node-flags; MALLOC_ARENA_MAX=2), with discord.js, the chart worker and
+ * SQLite, driven through the fake Discord (test/e2e/fake-discord.ts, in this process) on a league of 15,000 races
+ * of 20 racers (bench/big-league-data.ts) and a second league of 1,000 races in the same server.
+ *
+ * It sends a cold /rating (the first after the start; the rating snapshots exist, as in a league that has been
+ * running), a warm one, /leaderboard with its chart, then /race void R1, /race restore R1 and /league config
+ * parameters:folyami.k=20, each replaying every rating system over the whole history; during each replay, a /rating
+ * in the same league and one in the other league every second. Prints the bot's peak RSS (VmHWM), its longest
+ * event-loop block while answering and the GC pause inside it (the bot measures its own loop:
+ * PITWALL_EVENT_LOOP_LOG, src/event-loop-log.ts), and the latency of the reads sent during the replays.
+ * Targets: peak RSS under 250 MB, no block of 50 ms or more, a read during a replay answered at once (from the
+ * ratings before the change, saying so). A /rating whose league's explanation and chart caches still replay (the
+ * first after a start or a change) answers after a short wait without those parts, saying so: its row says which.
+ *
+ * To compare a change: bundle the sources elsewhere (scripts/build.ts, buildDist({ outdir })) and run with
+ * REAL_BOT_ENTRY=<outdir>/index.js; REAL_BOT_NODE_ARGS adds node flags to the bot (--cpu-prof, --heapsnapshot-signal).
+ *
+ *   npx tsx bench/real-bot.ts
+ *
+ * Timings on these shared 2-core machines vary with their load: the load average is printed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PermissionFlagsBits } from 'discord.js';
+import { createServices } from '../src/services/index.js';
+import { createLeagueRepository } from '../src/storage/league-repository.js';
+import { openSqliteStore } from '../src/storage/sqlite-store.js';
+import { startFakeDiscord, type Actor, type InteractionHandle, type RawOption } from '../test/e2e/fake-discord.js';
+import { BIG_LEAGUE, buildBigLeague } from './big-league-data.js';
+import { botNodeFlags } from './timing.js';
+
+const TARGET_RSS_MB = 250;
+const TARGET_BLOCK_MS = 50;
+const TIMEOUT_MS = 120_000;
+/** Reads sent during a replay: one per league every this many milliseconds. */
+const PROBE_EVERY_MS = 1_000;
+const OTHER_RACES = 1_000;
+
+const member: Actor = { userId: '400000000000000002' };
+const organizer: Actor = { userId: '400000000000000001', permissions: PermissionFlagsBits.ManageGuild };
+const text = (name: string, value: string | number): RawOption => ({
+	name,
+	type: typeof value === 'number' ? 4 : 3,
+	value,
+});
+const sub = (name: string, options: RawOption[]): RawOption => ({ name, type: 1, options });
+const root = join(import.meta.dirname, '..');
+const loadAverage = () => `load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
+
+interface Answer {
+	readonly ms: number;
+	readonly text: string;
+}
+
+/** The final answer (the reply, or the edit after a defer): its time and everything a user reads in it. */
+async function answered(handle: InteractionHandle): Promise<Answer> {
+	const started = performance.now();
+	const first = await handle.next(TIMEOUT_MS);
+	const final = first.kind === 'callback' && first.type === 5 ? await handle.next(TIMEOUT_MS) : first;
+	const data = ('data' in final ? final.data : undefined) as
+		{ content?: string; embeds?: { title?: string; description?: string; footer?: { text?: string } }[] } | undefined;
+	const embeds = (data?.embeds ?? []).map((e) => [e.title, e.description, e.footer?.text].join('\n'));
+	return { ms: performance.now() - started, text: [data?.content ?? '', ...embeds].join('\n') };
+}
+
+/** The bot's event-loop lines (src/event-loop-log.ts) between two epoch times: longest delay and its interval's GC. */
+function loopBetween(file: string, from: number, to: number): { maxMs: number; gcMs: number; heapMb: number } {
+	if (!existsSync(file)) return { maxMs: Number.NaN, gcMs: Number.NaN, heapMb: Number.NaN };
+	let worst = { maxMs: 0, gcMs: 0 };
+	let heapMb = 0;
+	for (const line of readFileSync(file, 'utf8').split('\n')) {
+		if (line === '') continue;
+		const entry = JSON.parse(line) as { t: number; maxMs: number; gcMs: number; heapMb?: number };
+		if (entry.t < from || entry.t > to + 300) continue;
+		if (entry.maxMs > worst.maxMs) worst = entry;
+		heapMb = Math.max(heapMb, entry.heapMb ?? 0);
+	}
+	return { ...worst, heapMb };
+}
+
+async function main(): Promise<void> {
+	const dir = mkdtempSync(join(tmpdir(), 'pitwall-real-bot-'));
+	const path = join(dir, 'bot.sqlite');
+	const loopFile = join(dir, 'event-loop.jsonl');
+	const fake = await startFakeDiscord({ heartbeatMs: 41_250 });
+	let bot: ReturnType<typeof spawn> | undefined;
+	try {
+		console.log(
+			`\n== The real bot at scale: ${BIG_LEAGUE.races} races of ${BIG_LEAGUE.racers} racers, SQLite, through the fake Discord`,
+		);
+		console.log(`  ${loadAverage()} at the start`);
+		let started = Date.now();
+		const store = await openSqliteStore(path, (e) => console.error(e));
+		const where = { guildId: fake.guildId };
+		await buildBigLeague(store, BIG_LEAGUE, { ...where, name: 'Big' });
+		await buildBigLeague(store, { ...BIG_LEAGUE, races: OTHER_RACES, seed: 10 }, { ...where, name: 'Other' });
+		// Rated once, as a league that has been running is: its headline's rating snapshots are in the store.
+		const repo = createLeagueRepository(store);
+		const services = createServices(repo);
+		const actor = { userId: 'bench', guildId: fake.guildId, manageGuild: true, roles: [] };
+		for (const league of ['Big', 'Other']) await services.ratings.rating(actor, { league, player: 'Driver 0000' });
+		await repo.close();
+		console.log(`  leagues generated and rated once in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+		// REAL_BOT_SOURCE=1 runs the sources through tsx even when a build exists (while changing them).
+		// REAL_BOT_ENTRY=<file.js> runs another build (one bundled elsewhere, to compare before and after a change).
+		const built = process.env['REAL_BOT_ENTRY'] ?? join(root, 'dist', 'index.js');
+		const useBuild = existsSync(built) && process.env['REAL_BOT_SOURCE'] !== '1';
+		const entry = useBuild ? [built] : ['--import', 'tsx', join(root, 'src', 'index.ts')];
+		// REAL_BOT_NODE_ARGS: more node flags for the bot (--cpu-prof, --heapsnapshot-signal=SIGUSR2, …) to find a cause.
+		const extra = (process.env['REAL_BOT_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+		bot = spawn(process.execPath, [...botNodeFlags(), ...extra, ...entry], {
+			cwd: root,
+			env: {
+				...process.env,
+				DISCORD_TOKEN: fake.token,
+				DISCORD_APP_ID: fake.appId,
+				DISCORD_API_URL: fake.apiUrl,
+				STORE_URL: `sqlite://${path}`,
+				LOG_LEVEL: 'warn',
+				MALLOC_ARENA_MAX: '2',
+				PITWALL_EVENT_LOOP_LOG: loopFile,
+			},
+			stdio: ['ignore', 'inherit', 'inherit'],
+		});
+		const pid = bot.pid!;
+		const memory = () => {
+			const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+			const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+			return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+		};
+		started = Date.now();
+		while (fake.identified.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+		console.log(
+			`  bot (${useBuild ? built : 'src/index.ts through tsx'}) connected in ${Date.now() - started} ms; RSS ${memory().rss.toFixed(0)} MB`,
+		);
+
+		const rating = (league: string, player: string) =>
+			answered(fake.sendSlashCommand('rating', [text('player', player), text('league', league)], member));
+		const commandsFrom = Date.now();
+		const blocks: number[] = [];
+		const row = (label: string, ms: number, from: number, note = '') => {
+			const loop = loopBetween(loopFile, from, Date.now());
+			blocks.push(loop.maxMs);
+			console.log(
+				`  ${label.padEnd(40)} ${ms.toFixed(0).padStart(6)} ms   longest block ${loop.maxMs.toFixed(1).padStart(5)} ms` +
+					` (GC ${loop.gcMs.toFixed(0)} ms)   RSS ${memory().rss.toFixed(0)} MB, V8 heap ≤ ${loop.heapMb} MB${note}`,
+			);
+		};
+		let from = Date.now();
+		const cold = await rating('Big', 'Driver 0000');
+		row('cold /rating (first after the start)', cold.ms, from, preparing(cold));
+		from = Date.now();
+		const warm = await rating('Big', 'Driver 0001');
+		row('/rating, warm', warm.ms, from, preparing(warm));
+		from = Date.now();
+		const board = await answered(fake.sendSlashCommand('leaderboard', [text('league', 'Big')], member));
+		row('/leaderboard with its chart', board.ms, from);
+
+		const changes: [string, string, RawOption][] = [
+			['/race void R1', 'race', sub('void', [text('race', 'R1'), text('reason', 'bench'), text('league', 'Big')])],
+			[
+				'/race restore R1',
+				'race',
+				sub('restore', [text('race', 'R1'), text('reason', 'bench'), text('league', 'Big')]),
+			],
+			[
+				'/league config parameters:folyami.k=20',
+				'league',
+				sub('config', [text('league', 'Big'), text('parameters', 'folyami.k=20')]),
+			],
+		];
+		let player = 2;
+		const during: { same: Answer[]; other: Answer[] } = { same: [], other: [] };
+		for (const [label, command, option] of changes) {
+			from = Date.now();
+			let done = false;
+			const change = answered(fake.sendSlashCommand(command, [option], organizer)).finally(() => (done = true));
+			const probes: Promise<void>[] = [];
+			const same: Answer[] = [];
+			const other: Answer[] = [];
+			// The first reads go out just after the change, while its event is being stored.
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			while (!done) {
+				const name = `Driver ${String(player++).padStart(4, '0')}`;
+				probes.push(rating('Big', name).then((a) => void same.push(a)));
+				probes.push(rating('Other', name).then((a) => void other.push(a)));
+				await Promise.race([change, new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS))]);
+			}
+			const answer = await change;
+			await Promise.all(probes);
+			during.same.push(...same);
+			during.other.push(...other);
+			const noticed = same.filter((a) => /being recomputed/i.test(a.text)).length;
+			row(
+				label,
+				answer.ms,
+				from,
+				`\n    reads meanwhile: same league ${spread(same)} (${noticed} of ${same.length} said they were from before the change),` +
+					` other league ${spread(other)}`,
+			);
+			from = Date.now();
+			const after = await rating('Big', 'Driver 0000');
+			row(
+				'  /rating after it',
+				after.ms,
+				from,
+				(/being recomputed/i.test(after.text) ? '   (STILL SAYS RECOMPUTING)' : '') + preparing(after),
+			);
+		}
+		const loop = loopBetween(loopFile, commandsFrom, Date.now());
+		const { peak, rss } = memory();
+		const reads = during.same.map((a) => a.ms);
+		console.log(
+			`  longest event-loop block inside the bot over these commands: ${loop.maxMs.toFixed(1)} ms (the GC pause of` +
+				` its interval: ${loop.gcMs.toFixed(0)} ms)   target < ${TARGET_BLOCK_MS} ms`,
+		);
+		console.log(
+			`  /rating in the league being replayed: slowest ${Math.max(...reads).toFixed(0)} ms of ${reads.length}` +
+				`   target: at once (from the ratings before the change)`,
+		);
+		console.log(
+			`  bot process: RSS peak ${peak.toFixed(0)} MB (V8 heap at most ${loop.heapMb} MB), now ${rss.toFixed(0)} MB   target < ${TARGET_RSS_MB} MB;` +
+				` ${loadAverage()} at the end`,
+		);
+	} finally {
+		if (bot?.exitCode === null) {
+			bot.kill('SIGTERM');
+			await new Promise((resolve) => bot!.once('exit', resolve));
+		}
+		await fake.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** What a /rating answered without while its league's caches replayed (commands/rating.ts preparingNotice). */
+function preparing(answer: Answer): string {
+	const said = /⏳ (.*) (?:is|are) still being prepared/.exec(answer.text)?.[1];
+	return said === undefined ? '' : `   (without ${said.toLowerCase()}: still being prepared)`;
+}
+
+/** `median 41 ms, slowest 65 ms`. */
+function spread(answers: readonly Answer[]): string {
+	if (answers.length === 0) return 'none sent';
+	const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
+	return `median ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms, slowest ${ms.at(-1)!.toFixed(0)} ms`;
+}
+
+await main();

@@ -1,0 +1,45 @@
+import { appendFileSync } from 'node:fs';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+
+/**
+ * PITWALL_EVENT_LOOP_LOG=<file>: the bot measures its own event loop and appends one JSON line per interval to the
+ * file: `{"t": <epoch ms at the interval's end>, "maxMs": <longest delay>, "gcMs": <longest GC pause>, "heapMb": <V8's
+ * heap size then>, "mallocMb": <memory malloc'ed by V8 outside its heap>}`. A benchmark
+ * that drives the real process (bench/real-bot.ts) reads it to learn the longest block inside the bot, which no
+ * outside probe can see (an answer's latency mixes the block with the work queued behind it).
+ *
+ * Off unless the variable is set. monitorEventLoopDelay samples every millisecond on a libuv timer and costs next
+ * to nothing; the line is written synchronously, a few dozen bytes every `everyMs`.
+ */
+export function startEventLoopLog(path: string, everyMs = 250): () => void {
+	const delays = monitorEventLoopDelay({ resolution: 1 });
+	let gcMs = 0;
+	const gc = new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) gcMs = Math.max(gcMs, entry.duration);
+	});
+	gc.observe({ entryTypes: ['gc'] });
+	delays.enable();
+	const write = () => {
+		const heap = getHeapStatistics();
+		const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+		const line = {
+			t: Date.now(),
+			maxMs: delays.max / 1e6,
+			gcMs,
+			heapMb: mb(heap.total_heap_size),
+			mallocMb: mb(heap.malloced_memory),
+		};
+		delays.reset();
+		gcMs = 0;
+		appendFileSync(path, `${JSON.stringify(line)}\n`);
+	};
+	const timer = setInterval(write, everyMs);
+	timer.unref();
+	return () => {
+		clearInterval(timer);
+		write();
+		delays.disable();
+		gc.disconnect();
+	};
+}
