@@ -5,7 +5,7 @@ export default defineConfig({
 		include: ['test/**/*.test.ts'],
 		testTimeout: 60_000,
 		pool: 'forks',
-		// Private PostgreSQL and Redis for the storage suites (issue 9 §3).
+		// Private PostgreSQL and Redis for the storage suites.
 		globalSetup: ['test/setup/store-servers.ts'],
 	},
 });

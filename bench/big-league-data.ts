@@ -1,5 +1,5 @@
 /**
- * A generated big league (issue 9 §2): `races` races of `racers` drivers each, drawn from a pool of `players`, one
+ * A generated big league: `races` races of `racers` drivers each, drawn from a pool of `players`, one
  * race a day from 1990-01-01, seeded so every run builds the same league. Written as a league built race by race
  * would have left it: the configuration event, one `race-submitted` event per race, the server's league list and a
  * league-state record at the head (no rating snapshots: the first process to rate the league writes them).

@@ -1,5 +1,5 @@
 /**
- * The big league (issue 9 §2): a generated league of 15,000 races of 20 racers (bench/big-league-data.ts) in SQLite,
+ * The big league: a generated league of 15,000 races of 20 racers (bench/big-league-data.ts) in SQLite,
  * every race system, driven through the services the slash commands call. Targets: every command answers within
  * Discord's window (the slow ones defer first: the defer waits at most for the longest event-loop block), no
  * event-loop block over 50 ms during a void of R1, RSS under 250 MB, cold open (the first /rating after a process

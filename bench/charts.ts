@@ -1,5 +1,5 @@
 /**
- * Chart renderer benchmark (src/charts, issue 7 §4), on the realistic samples of test/support/chart-samples.ts:
+ * Chart renderer benchmark (src/charts), on the realistic samples of test/support/chart-samples.ts:
  * - median ms per chart, warm renderer, 30 renders of each kind: on the calling thread (config, draw and PNG
  *   encoding) and through the worker (the same plus the round trip); target < 60 ms;
  * - how long one render blocks the thread that draws it (config and draw; PNG encoding runs on libuv's pool);

@@ -1,5 +1,5 @@
 /**
- * The championship forecast (issue 10 §4): `npx tsx bench/forecast.ts`.
+ * The championship forecast: `npx tsx bench/forecast.ts`.
  * (a) Time of 100,000 seasons for 30 drivers and 10 races left, each performance kind (median of 3 runs), and the
  *     longest slice the bot's service runs between two yields.
  * (b) F1 1970-2021 (the Ergast dump in ../shared/data/f1; skipped with a message when absent): in every season, a

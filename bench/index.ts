@@ -45,13 +45,13 @@ own('./storage.ts');
 // `/league import` measures peak RSS too: one process per source (bench/league-import.ts).
 // `big`: a generated 10,000-race history (7.7 MB), read on a worker thread and stored in parts.
 for (const source of ['zakstunts', 'f1', 'big']) own('./league-import.ts', { args: [source] });
-// The big league (issue 9 §2): a generated 15,000-race league; the file runs its measuring phases in processes of
+// The big league: a generated 15,000-race league; the file runs its measuring phases in processes of
 // their own (RSS, cold open), with --expose-gc.
 own('./big-league.ts');
 // The real bot (its own process as `npm start` runs it: discord.js, the chart worker, SQLite) on the 15,000-race
 // league through the fake Discord: its peak RSS, its longest event-loop block, and reads during a void's replay.
 own('./real-bot.ts');
-// `/league calibrate` on a 10,000-race league (issue 10 §3): the event-loop delay while its worker runs, in a process
+// `/league calibrate` on a 10,000-race league: the event-loop delay while its worker runs, in a process
 // of its own.
 own('./league-calibrate.ts');
 // The league web pages under a fixed 200 requests/s (latency under load): its own process, the server in a child.

@@ -1,5 +1,5 @@
 /**
- * The daily standings job at scale (issue 7 §2): 100 leagues of 1,000 races each (12 of 60 drivers a race, every
+ * The daily standings job at scale: 100 leagues of 1,000 races each (12 of 60 drivers a race, every
  * race system) in the memory store. Prints the job's wall time and the longest event-loop block of each run
  * (perf_hooks.monitorEventLoopDelay; target: under 50 ms at a time): the first run ever (no rating snapshot yet: every
  * league replayed from its log), the first run after a restart (snapshots loaded), a warm run, and a run after 30
@@ -10,7 +10,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { LoggedEvent } from '../src/league/league-events.js';
 import { addDays } from '../src/league/dates.js';
-import { createDailyStandingsService } from '../src/services/daily-standings.js';
+import { createDailyStandingsService } from '../src/services/ratings/daily-standings.js';
 import { appendEvent } from '../src/storage/event-log.js';
 import { createLeagueRepository } from '../src/storage/league-repository.js';
 import { createMemoryStore } from '../src/storage/memory-store.js';

@@ -1,5 +1,5 @@
 /**
- * `/league calibrate` on a big league (issue 10 §3): a generated league of 10,000 races of 20 racers
+ * `/league calibrate` on a big league: a generated league of 10,000 races of 20 racers
  * (big-league-data.ts), one system calibrated by the service on its worker thread, with the service's cap on
  * backtests (LEAGUE_MAX_EVALUATIONS). Prints, per system, the time to the proposal, the backtests it ran, the longest
  * event-loop block meanwhile (target < 50 ms: the work is on the worker; only the races' hand-over and the league's
@@ -9,7 +9,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { createServices, type Actor } from '../src/services/index.js';
-import { LEAGUE_MAX_EVALUATIONS } from '../src/services/league-calibrate-service.js';
+import { LEAGUE_MAX_EVALUATIONS } from '../src/services/calibration/league-calibrate-service.js';
 import { createLeagueRepository } from '../src/storage/league-repository.js';
 import { createMemoryStore } from '../src/storage/memory-store.js';
 import { buildBigLeague } from './big-league-data.js';

@@ -1,5 +1,5 @@
 /**
- * `/league stats` on a big league (issue 10 §3): a generated league of 10,000 races of 20 racers (big-league-data.ts),
+ * `/league stats` on a big league: a generated league of 10,000 races of 20 racers (big-league-data.ts),
  * every race system backtested by the stats service. Prints the time of the first answer, its longest event-loop
  * block (target < 50 ms: the service yields between slices) and the time of a second, cached answer.
  *

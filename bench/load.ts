@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load` (issue 9 §4): the bot as `npm start` runs it (its own process, `node --import tsx
+ * `npm run bench:load`: the bot as `npm start` runs it (its own process, `node --import tsx
  * src/index.ts`), driven through the fake Discord (test/e2e/fake-discord.ts, in this process) with concurrent
  * interactions at a fixed arrival rate, on a league of 10,000 races and 2,000 drivers: /rating, /odds and
  * /leaderboard (some with their chart), and submissions with Confirm. Prints throughput, p50/p99/max latency (to the

@@ -1,5 +1,5 @@
 /**
- * Odds engine benchmark (src/ratings/odds.ts), issue 10 §1:
+ * Odds engine benchmark (src/ratings/odds/odds.ts):
  * - for each performance kind and n = 5, 12, 20, 100, 1000: our exact P(win) (winProbabilities) and P(win) +
  *   P(top 3) + expected position (fieldOdds) against openskill.js `predictWin` (Weng-Lin, v5) on a field of the same
  *   size, timed interleaved in one process (batches of calls, median of 31 rounds), and the ratio ours/openskill;
@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { predictWin, rating } from 'openskill';
-import { fieldOdds, positionDistribution, winProbabilities } from '../src/ratings/odds.js';
+import { fieldOdds, positionDistribution, winProbabilities } from '../src/ratings/odds/odds.js';
 import type { Performance } from '../src/ratings/types.js';
 import { fmtMs, medianMs } from './timing.js';
 import { mulberry32 } from '../test/support/mulberry32.js';

@@ -41,7 +41,7 @@ async function serve(): Promise<void> {
 	const { createMemoryStore } = await import('../src/storage/memory-store.js');
 	const { createLeagueRepository } = await import('../src/storage/league-repository.js');
 	const { createServices } = await import('../src/services/index.js');
-	const { createLeagueWebService } = await import('../src/services/league-web-service.js');
+	const { createLeagueWebService } = await import('../src/services/web/league-web-service.js');
 	const { startHttpServer } = await import('../src/http/server.js');
 	const { createLogger } = await import('../src/logger.js');
 	const store = createMemoryStore();

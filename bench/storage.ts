@@ -1,5 +1,5 @@
 /**
- * Storage benchmark (issue 4 §1 targets): a league of 10,000 races and 2,000 players in SQLite (temp dir), every
+ * Storage benchmark (targets): a league of 10,000 races and 2,000 players in SQLite (temp dir), every
  * race system kept up to date. Prints the median rating read (warm: the bot's running process; cold: a fresh
  * repository that loads the snapshots), the median confirmed submission (store + rating update of all systems), the
  * median void of a race 1,000 races back, and RSS (peak of samples; `RSS_TRACE=1` prints each sample). At handler

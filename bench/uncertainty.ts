@@ -1,5 +1,5 @@
 /**
- * Issue 10 §2: odds that integrate over each rating's uncertainty, against odds that take the rating as exact, on
+ * odds that integrate over each rating's uncertainty, against odds that take the rating as exact, on
  * ZakStunts and F1 1970-2021 (read from ../shared/data/f1; skipped with a message when absent). Prints each
  * history's winner log-likelihood and the calibration of favourites (every racer given P(win) ≥ 0.4: mean predicted
  * against observed win rate, with its standard error).
@@ -20,7 +20,7 @@ import { parseHistoryCsv } from '../src/formats/history-csv.js';
 import { F1_ABSENT, f1Races } from './f1-history.js';
 import { GLICKO_BETA } from '../src/ratings/glicko.js';
 import { getSystem } from '../src/ratings/index.js';
-import { winProbabilities } from '../src/ratings/odds.js';
+import { winProbabilities } from '../src/ratings/odds/odds.js';
 import type { ParamOverrides, Performance, Race } from '../src/ratings/types.js';
 
 const samplePath = fileURLToPath(new URL('../data/sample-league.csv', import.meta.url));
@@ -152,9 +152,7 @@ const plVariants = (id: 'endure' | 'speed', overrides: ParamOverrides, scales: r
 ];
 
 export function runUncertaintyBench(): void {
-	console.log(
-		'\n== Odds that integrate over the rating uncertainty (issue 10 §2), winner log-likelihood and favourites',
-	);
+	console.log('\n== Odds that integrate over the rating uncertainty, winner log-likelihood and favourites');
 	// The quadrature against the exact engine at k = 0 (a field of 8 spread endure ratings).
 	const mu = [-1.2, -0.6, -0.1, 0, 0.2, 0.5, 0.9, 1.6];
 	const exact = winProbabilities(mu.map((r): Performance => ({ kind: 'exp-longest', rate: Math.exp(-r) })));

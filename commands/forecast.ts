@@ -1,4 +1,4 @@
-/** `/forecast [races-left] [points] [league]`: the championship forecast (issue 10 §4). */
+/** `/forecast [races-left] [points] [league]`: the championship forecast. */
 import {
 	InteractionContextType,
 	ApplicationCommandOptionType,
@@ -7,8 +7,8 @@ import {
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
-import { forecastChart } from '../src/services/chart-data.js';
-import { MAX_FORECAST_RACES_LEFT, type ForecastView } from '../src/services/forecast-service.js';
+import { forecastChart } from '../src/services/ratings/chart-data.js';
+import { MAX_FORECAST_RACES_LEFT, type ForecastView } from '../src/services/ratings/forecast-service.js';
 import { embedOf } from './embed.js';
 import { actorOf, chartFiles, chartOption, completeCommon, esc, fmtPct, leagueOption, servicesOf } from './shared.js';
 import { plural } from '../src/formats/plural.js';

@@ -5,13 +5,13 @@ import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
 import { shownSummary } from '../src/formats/rating-scale.js';
-import type { LeaderboardPage } from '../src/services/leaderboard-service.js';
-import { leaguePageUrl } from '../src/services/league-web-service.js';
-import { leagueScale } from '../src/services/shown-scale.js';
+import type { LeaderboardPage } from '../src/services/ratings/leaderboard-service.js';
+import { leaguePageUrl } from '../src/services/web/league-web-service.js';
+import { leagueScale } from '../src/services/ratings/shown-scale.js';
 import { embedOf } from './embed.js';
 import { plural } from '../src/formats/plural.js';
 import { recomputingNotice } from './recomputing-notice.js';
-import { leaderboardChart } from '../src/services/chart-data.js';
+import { leaderboardChart } from '../src/services/ratings/chart-data.js';
 import {
 	actorOf,
 	chartFiles,

@@ -19,8 +19,8 @@ import { answer } from '../src/discord/reply.js';
 import { filterText } from '../src/league/leaderboard-filter.js';
 import { rankingPostOf } from '../src/league/ranking-post.js';
 import { F1_POINTS, pointsTableText } from '../src/formats/points-table.js';
-import type { ChannelDefaultResult, RankingPostSummary } from '../src/services/league-service.js';
-import { leagueAddress } from '../src/services/league-web-service.js';
+import type { ChannelDefaultResult, RankingPostSummary } from '../src/services/leagues/league-service.js';
+import { leagueAddress } from '../src/services/web/league-web-service.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
 import { leagueCalibrate } from './league/calibrate.js';
 import { leagueStats } from './league/stats.js';
@@ -30,7 +30,7 @@ import { deleteLeague, undeleteLeague } from './league/delete.js';
 import { exportLeague, importLeague } from './league/transfer.js';
 import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOption } from './shared.js';
 import { RETIREMENT_READINGS, type RetirementReading } from '../src/ratings/race.js';
-import { carryOverOf } from '../src/services/season-service.js';
+import { carryOverOf } from '../src/services/seasons/season-service.js';
 import { carryOverSetting } from './season/format.js';
 
 const { Subcommand, String: Text, Role, Channel, Integer, Attachment, Boolean: Flag } = ApplicationCommandOptionType;
@@ -147,7 +147,7 @@ const data = {
 					description: 'Rating parameters, e.g. glicko.c=2.07 endure.k=0.14 (system.name=default resets one)',
 					max_length: 500,
 				},
-				// The monthly ranking post (issue 7 §3).
+				// The monthly ranking post.
 				{
 					type: Integer,
 					name: 'post-day',
@@ -171,7 +171,7 @@ const data = {
 						{ name: 'off', value: 'off' },
 					],
 				},
-				// The championship forecast's defaults (issue 10 §4).
+				// The championship forecast's defaults.
 				{
 					type: Text,
 					name: 'points',
@@ -404,9 +404,9 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 export default {
 	data,
 	defer: 'none',
-	// `info` may open a big league (issue 9 item 2); `config` defers when slow (new parameters replay every rating),
+	// `info` may open a big league; `config` defers when slow (new parameters replay every rating),
 	// so that a refusal stays the ephemeral reply. `import`, `export` and `preview-post` defer themselves, ephemerally.
-	// `stats` backtests every system over the league's history and draws a chart (issue 10 §3); `calibrate` runs up to
+	// `stats` backtests every system over the league's history and draws a chart; `calibrate` runs up to
 	// 30 backtests and answers the organizer only.
 	subcommandDefer: { info: 'public', stats: 'public', calibrate: 'ephemeral', inbox: 'ephemeral' },
 	async execute(interaction, ctx) {

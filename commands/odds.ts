@@ -7,10 +7,10 @@ import {
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
-import type { OddsResult } from '../src/services/odds-service.js';
-import { leagueScale } from '../src/services/shown-scale.js';
+import type { OddsResult } from '../src/services/ratings/odds-service.js';
+import { leagueScale } from '../src/services/ratings/shown-scale.js';
 import { embedOf } from './embed.js';
-import { oddsChart } from '../src/services/chart-data.js';
+import { oddsChart } from '../src/services/ratings/chart-data.js';
 import { recomputingNotice } from './recomputing-notice.js';
 import {
 	actorOf,

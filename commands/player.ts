@@ -105,7 +105,7 @@ const data = {
 
 export default {
 	data,
-	// Each may open the league (issue 9 item 2); a merge's preview replays the headline on a copy, for its author only.
+	// Each may open the league; a merge's preview replays the headline on a copy, for its author only.
 	defer: 'public',
 	subcommandDefer: { merge: 'ephemeral' },
 	async execute(interaction, ctx) {

@@ -150,7 +150,7 @@ const handlers = {
 export default {
 	data,
 	defer: 'none',
-	// Slow on a big league (issue 9 item 2): a void or restore replays every system from the race on, `show` may
+	// Slow on a big league: a void or restore replays every system from the race on, `show` may
 	// replay to explain an old race, `list` may open the league. `submit` opens a form and `edit` defers itself.
 	subcommandDefer: {
 		void: 'public',

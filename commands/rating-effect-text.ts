@@ -1,13 +1,13 @@
 /**
  * What a change to the history does to today's ratings, as the previews of `/race edit` and `/player merge` show it
- * (src/services/rating-effect.ts): the players it is about, each now → after with their place, then how many others
+ * (src/services/races/rating-effect.ts): the players it is about, each now → after with their place, then how many others
  * move. Names are escaped; numbers are rounded as everywhere (why-text.ts), so a change is the difference shown.
  */
 import type { EmbedField } from '../src/formats/embed.js';
 import type { RatingScale } from '../src/formats/rating-scale.js';
-import type { RatingEffect, RatingMove } from '../src/services/rating-effect.js';
+import type { RatingEffect, RatingMove } from '../src/services/races/rating-effect.js';
 import type { LeagueInfo } from '../src/storage/ports.js';
-import { leagueScale } from '../src/services/shown-scale.js';
+import { leagueScale } from '../src/services/ratings/shown-scale.js';
 import { beforeAfter, shownRating } from './rating/why-text.js';
 import { esc } from './shared.js';
 import { plural } from '../src/formats/plural.js';

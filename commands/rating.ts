@@ -9,9 +9,9 @@ import { beforeAfter, standoutLines, whyLines } from './rating/why-text.js';
 import { answer } from '../src/discord/reply.js';
 import { standingColour, type EmbedSpec } from '../src/formats/embed.js';
 import { shownSummary, type RatingScale } from '../src/formats/rating-scale.js';
-import type { PlayerRating } from '../src/services/rating-service.js';
-import { leaguePageUrl } from '../src/services/league-web-service.js';
-import { leagueScale } from '../src/services/shown-scale.js';
+import type { PlayerRating } from '../src/services/ratings/rating-service.js';
+import { leaguePageUrl } from '../src/services/web/league-web-service.js';
+import { leagueScale } from '../src/services/ratings/shown-scale.js';
 import { embedOf } from './embed.js';
 import {
 	actorOf,
@@ -127,7 +127,7 @@ function footerText(r: PlayerRating, scale: RatingScale): string {
 	return `${asOf} · points = 1500 + R × 400/ln 10 · ${raw}`;
 }
 
-/** How long the player has been idle, and what idle-time growth did since their last race (issue 7 §1). */
+/** How long the player has been idle, and what idle-time growth did since their last race. */
 function idleLines(r: PlayerRating, scale: RatingScale): string[] {
 	if (r.idle === undefined) return [];
 	const { lastDate, days } = r.idle;

@@ -10,7 +10,7 @@ import type { CommandContext } from '../src/discord/command.js';
 import { escapeForDiscord } from '../src/formats/discord-escape.js';
 import { systems } from '../src/ratings/index.js';
 import type { Services } from '../src/services/index.js';
-import type { Choice } from '../src/services/autocomplete.js';
+import type { Choice } from '../src/services/players/autocomplete.js';
 import { actorOf } from '../src/discord/actor.js';
 
 export { actorOf };

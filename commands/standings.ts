@@ -3,7 +3,7 @@ import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { answer } from '../src/discord/reply.js';
-import { standingsEmbed, teamsEmbed } from '../src/services/standings-embed.js';
+import { standingsEmbed, teamsEmbed } from '../src/services/seasons/standings-embed.js';
 import { embedOf } from './embed.js';
 import { actorOf, completeCommon, esc, leagueOption, servicesOf } from './shared.js';
 

@@ -1,5 +1,5 @@
 /**
- * Defaults for new leagues (issue 10 §3, last bullet): every race system calibrated on every history we have, then
+ * Defaults for new leagues (last bullet): every race system calibrated on every history we have, then
  * candidate parameter sets scored on ALL of them, and per system the set that does well on all of them chosen:
  *
  *   npx tsx scripts/league-defaults.ts [--f1 <f1db_csv dir>]     (default ../shared/data/f1, beside the project)

@@ -1,5 +1,5 @@
 /**
- * The README's "How good are the predictions" (issue 10 §3): every race system backtested on each history we have, as
+ * The README's "How good are the predictions": every race system backtested on each history we have, as
  * `/league stats` does a league's own (the same createBacktest and prediction stats), printed as Markdown tables, and
  * the reliability chart of F1 with the yearly reset written to docs/images/reliability-f1-dark.png.
  *
@@ -19,7 +19,7 @@ import { readErgastDir } from '../src/cli/read-ergast-dir.js';
 import { parseHistoryCsv } from '../src/formats/history-csv.js';
 import { raceSystems } from '../src/ratings/index.js';
 import type { Race } from '../src/ratings/types.js';
-import { rankSystems, type SystemStats } from '../src/services/league-stats-service.js';
+import { rankSystems, type SystemStats } from '../src/services/calibration/league-stats-service.js';
 import { defaultF1Dir, F1_FILES, f1SkippedText } from './shared-data.js';
 
 interface History {

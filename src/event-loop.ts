@@ -1,6 +1,6 @@
 /**
  * Long work (a replay of thousands of races, a job over every league) is cut into pieces that each take well under
- * 50 ms, with this between them, so that no interaction waits behind it (issue 7 §2).
+ * 50 ms, with this between them, so that no interaction waits behind it.
  */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -16,7 +16,7 @@ export const DAYS_PER_SLICE = 5;
 /**
  * Milliseconds of work between two yields of a replay. A count of races is not enough: a race of 20 racers costs
  * several times one of 8, and on a league of 15,000 such races 100 races of some systems blocked for 100-300 ms
- * (issue 9 §2: no block over 50 ms). A garbage-collection pause can add to a slice, hence the margin.
+ * (no block over 50 ms). A garbage-collection pause can add to a slice, hence the margin.
  */
 export const SLICE_MS = 8;
 

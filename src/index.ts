@@ -27,7 +27,7 @@ async function runBot(): Promise<number> {
 		pretty: config.NODE_ENV === 'development' && process.stdout.isTTY,
 		secrets: [config.DISCORD_TOKEN],
 	});
-	// From here on SIGTERM / SIGINT close what is open so far, newest first (issue 9, item 9; src/shutdown.ts).
+	// From here on SIGTERM / SIGINT close what is open so far, newest first (src/shutdown.ts).
 	const shutdown = handleShutdownSignals({ log });
 	// The bot's own event-loop figures, for a benchmark driving this process (src/event-loop-log.ts).
 	const loopLog = process.env['PITWALL_EVENT_LOOP_LOG'];
@@ -68,7 +68,7 @@ async function runBot(): Promise<number> {
 		import('./storage/store-integrity-error.js'),
 		import('./storage/league-repository.js'),
 		import('./services/index.js'),
-		import('./services/notices.js'),
+		import('./services/posts/notices.js'),
 		import('./discord/channel-poster.js'),
 		import('./jobs/index.js'),
 		import('./jobs/scheduler.js'),
@@ -81,14 +81,14 @@ async function runBot(): Promise<number> {
 	try {
 		store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
 	} catch (error) {
-		// A damaged or missing store (issue 9 item 4): its one-line message and exit code, not a stack trace.
+		// A damaged or missing store: its one-line message and exit code, not a stack trace.
 		if (!(error instanceof StoreIntegrityError)) throw error;
 		process.stderr.write(`pitwall: ${error.message}\n`);
 		shutdown.dispose();
 		return STORE_DAMAGED_EXIT_CODE;
 	}
 	// The builders' validators check every embed and button again on each reply (a few percent of the bot's CPU
-	// under load, issue 9 §4). Every reply is already fitted to Discord's limits (src/formats/embed.ts, reply.ts),
+	// under load). Every reply is already fitted to Discord's limits (src/formats/embed.ts, reply.ts),
 	// and the tests, which build the same replies in-process, keep the validators on.
 	disableValidators();
 	const repo = createLeagueRepository(store, { log });
@@ -113,7 +113,7 @@ async function runBot(): Promise<number> {
 	if (http.serve) {
 		// The results inbox posts through this client; the server closes before it (shutdown runs newest first).
 		const { startHttpServer } = await import('./http/server.js');
-		const { createLeagueWebService } = await import('./services/league-web-service.js');
+		const { createLeagueWebService } = await import('./services/web/league-web-service.js');
 		try {
 			const server = await startHttpServer({
 				log,

@@ -1,5 +1,5 @@
 /**
- * The one redaction every logged error goes through (issue 9, item 1): src/logger.ts uses `serializeError` as pino's
+ * The one redaction every logged error goes through: src/logger.ts uses `serializeError` as pino's
  * `err` serializer. A refused Discord request used to log its URL, which holds the interaction or webhook token
  * (15 minutes of acting as the bot in that channel), and its body, which holds what the user typed.
  *

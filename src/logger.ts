@@ -2,7 +2,7 @@
  * Structured logging with pino, context first: `log.info({ cmd, guildId, userId }, 'msg')` (STYLE.md 20).
  * JSON lines in production; pino-pretty lines in development on a terminal. `write` sends each line to a
  * collector instead of stdout (tests). Every logged error (`{ err }`, or an Error as the first argument) goes through
- * one redaction, src/log-redaction.ts: no token and no request body in the log (issue 9, item 1).
+ * one redaction, src/log-redaction.ts: no token and no request body in the log.
  */
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown on SIGTERM / SIGINT (issue 9, item 9). What the process opened registers how to close it, in
+ * Graceful shutdown on SIGTERM / SIGINT. What the process opened registers how to close it, in
  * order of opening; a signal closes them in reverse order (the scheduler before the Discord client, the client before
  * the store), logs "stopped" and exits 0. A step that fails is logged and the others still run (exit 1). A shutdown
  * that hangs is cut short after `timeoutMs` (exit 1), and so is one interrupted by a second signal (exit 1).

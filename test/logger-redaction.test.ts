@@ -1,5 +1,5 @@
 /**
- * Issue 9, item 1 (the logging part): a reply Discord refuses made the log record the request's URL, which holds the
+ * A reply Discord refuses made the log record the request's URL, which holds the
  * interaction token, and its body, which holds the user's text. Every logged error goes through one redaction
  * (src/log-redaction.ts, the logger's `err` serializer): tokens out of URLs, messages and stacks, the bot token out of
  * everything, request bodies dropped; status, code, method and the path (token replaced by `:token`) kept.

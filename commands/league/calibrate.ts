@@ -1,12 +1,15 @@
 /**
- * `/league calibrate [system] [league]` (issue 10 §3, organizers): one system's parameters calibrated on the league's
+ * `/league calibrate [system] [league]` (organizers): one system's parameters calibrated on the league's
  * own history (league-calibrate-service.ts), shown to the organizer as current → proposed with the gain in winner
  * log-likelihood, and applied with Confirm (calibrate-buttons.ts). Deferred ephemerally by the router: it is slow.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
-import { NOISE_STANDARD_ERRORS, type CalibrationProposal } from '../../src/services/league-calibrate-service.js';
+import {
+	NOISE_STANDARD_ERRORS,
+	type CalibrationProposal,
+} from '../../src/services/calibration/league-calibrate-service.js';
 import { confirmCancelRow } from '../confirm-buttons.js';
 import { actorOf, clip, esc, minus, servicesOf } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';

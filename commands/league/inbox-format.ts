@@ -5,10 +5,10 @@
  */
 import { customId } from '../../src/discord/command.js';
 import { fitEmbed } from '../../src/formats/embed.js';
-import { sizeText } from '../../src/services/attachment-download.js';
-import { INBOX_BUTTONS, type InboxMessages, type InboxPreviewView } from '../../src/services/inbox-service.js';
-import type { ChannelMessage } from '../../src/services/monthly-post-port.js';
-import type { RaceView } from '../../src/services/race-service.js';
+import { sizeText } from '../../src/services/races/attachment-download.js';
+import { INBOX_BUTTONS, type InboxMessages, type InboxPreviewView } from '../../src/services/inbox/inbox-service.js';
+import type { ChannelMessage } from '../../src/services/posts/monthly-post-port.js';
+import type { RaceView } from '../../src/services/races/race-service.js';
 import { clip, esc } from '../shared.js';
 import { previewEmbed, raceEmbed } from '../race/format.js';
 

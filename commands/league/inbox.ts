@@ -10,7 +10,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import type { ButtonHandler, CommandContext } from '../../src/discord/command.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { answer, NO_MENTIONS } from '../../src/discord/reply.js';
-import { INBOX_BUTTONS, type InboxSettingsView } from '../../src/services/inbox-service.js';
+import { INBOX_BUTTONS, type InboxSettingsView } from '../../src/services/inbox/inbox-service.js';
 import { embedOf } from '../embed.js';
 import { raceEmbed } from '../race/format.js';
 import { actorOf, esc, servicesOf } from '../shared.js';

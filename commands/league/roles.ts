@@ -17,8 +17,8 @@ import { answer } from '../../src/discord/reply.js';
 import { plural } from '../../src/formats/plural.js';
 import type { LeagueConfig } from '../../src/league/league-events.js';
 import { isPlaceTier, orderedTiers, type RankRoleSettings, type RoleChange } from '../../src/league/rank-tiers.js';
-import type { RoleChoice, RolesPreview } from '../../src/services/rank-roles-service.js';
-import type { RoleSyncStatus } from '../../src/services/role-sync-service.js';
+import type { RoleChoice, RolesPreview } from '../../src/services/roles/rank-roles-service.js';
+import type { RoleSyncStatus } from '../../src/services/roles/role-sync-service.js';
 import { confirmCancelButtons, confirmCancelRow } from '../confirm-buttons.js';
 import { actorOf, clip, esc, leagueOption, servicesOf } from '../shared.js';
 

@@ -1,13 +1,17 @@
 /**
- * `/league stats [league]` (issue 10 §3, everyone): how well each rating system predicted this league's winners, as a
+ * `/league stats [league]` (everyone): how well each rating system predicted this league's winners, as a
  * table per system, the best predictor, and the reliability chart as the embed's image.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext } from '../../src/discord/command.js';
 import { answer } from '../../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../../src/formats/embed.js';
-import { rankSystems, type LeagueStats, type SystemStats } from '../../src/services/league-stats-service.js';
-import { CHARTED_SYSTEMS, reliabilityChartOf } from '../../src/services/stats-chart-data.js';
+import {
+	rankSystems,
+	type LeagueStats,
+	type SystemStats,
+} from '../../src/services/calibration/league-stats-service.js';
+import { CHARTED_SYSTEMS, reliabilityChartOf } from '../../src/services/calibration/stats-chart-data.js';
 import { embedOf } from '../embed.js';
 import { actorOf, chartFiles, minus, servicesOf } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';

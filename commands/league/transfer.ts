@@ -1,9 +1,13 @@
-/** `/league import` and `/league export` (issue 8 §1): a whole history in, the log and the standings out, as files. */
+/** `/league import` and `/league export`: a whole history in, the log and the standings out, as files. */
 import { MessageFlags, type Attachment, type ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext } from '../../src/discord/command.js';
 import { answer, NO_MENTIONS } from '../../src/discord/reply.js';
 import type { NamedText } from '../../src/formats/league-file.js';
-import type { ImportSummary, LeagueExportFiles, PlayerFactCounts } from '../../src/services/league-transfer-service.js';
+import type {
+	ImportSummary,
+	LeagueExportFiles,
+	PlayerFactCounts,
+} from '../../src/services/transfer/league-transfer-service.js';
 import { readCsvAttachment } from '../race/submit.js';
 import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { plural } from '../../src/formats/plural.js';

@@ -1,11 +1,11 @@
 /**
- * `/player merge`: previewed, only to the organizer, and stored on Confirm (src/services/player-merge.ts). The preview
+ * `/player merge`: previewed, only to the organizer, and stored on Confirm (src/services/players/player-merge.ts). The preview
  * shows both players (races, last race, aliases, link) and what the merge does to today's ratings, and says that it
  * cannot be undone; Confirm announces the merge to everyone.
  */
 import { EMBED_COLOURS, type EmbedSpec } from '../../src/formats/embed.js';
 import { plural } from '../../src/formats/plural.js';
-import type { MergePreview, MergeSide } from '../../src/services/player-merge.js';
+import type { MergePreview, MergeSide } from '../../src/services/players/player-merge.js';
 import { confirmCancelButtons } from '../confirm-buttons.js';
 import { effectField } from '../rating-effect-text.js';
 import { esc } from '../shared.js';

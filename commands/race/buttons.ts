@@ -6,7 +6,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { customId, type ButtonHandler } from '../../src/discord/command.js';
 import { NO_MENTIONS } from '../../src/discord/reply.js';
-import type { RacePreview } from '../../src/services/race-service.js';
+import type { RacePreview } from '../../src/services/races/race-service.js';
 import { confirmCancelButtons, confirmCancelRow } from '../confirm-buttons.js';
 import { embedOf } from '../embed.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
@@ -84,7 +84,7 @@ export const raceClassButtons: ButtonHandler = {
 	},
 };
 
-/** The answer to a second Confirm of one preview (issue 9 item 3). */
+/** The answer to a second Confirm of one preview. */
 const alreadyStored = (what: string) => `${what}: nothing was stored twice.`;
 
 /** The buttons of a race preview: `race:confirm:<preview id>`, `race:cancel:<preview id>`. */

@@ -1,11 +1,11 @@
-/** Race previews and race views as embeds (issue 8 §3). Every name and reason is escaped. */
+/** Race previews and race views as embeds. Every name and reason is escaped. */
 import type { RaceRecord } from '../../src/league/race-log.js';
 import { displayTime } from '../../src/formats/display-time.js';
 import { EMBED_COLOURS, type EmbedField, type EmbedSpec } from '../../src/formats/embed.js';
 import type { RatingScale } from '../../src/formats/rating-scale.js';
-import type { EditPreview, RacePreview, RaceView } from '../../src/services/race-service.js';
-import type { PreviewLine } from '../../src/services/race-preview.js';
-import { leagueScale } from '../../src/services/shown-scale.js';
+import type { EditPreview, RacePreview, RaceView } from '../../src/services/races/race-service.js';
+import type { PreviewLine } from '../../src/services/races/race-preview.js';
+import { leagueScale } from '../../src/services/ratings/shown-scale.js';
 import { beforeAfter, racerWhy } from '../rating/why-text.js';
 import { effectField } from '../rating-effect-text.js';
 import { esc, fmtPosition } from '../shared.js';
@@ -87,7 +87,7 @@ export function raceHeader(race: RaceRecord, leagueName: string): string {
 	return `**${race.id}**${name} in **${esc(leagueName)}**${race.date ? ` · ${race.date}` : ''}${status} · submitted by ${userRef(race.submittedBy)}`;
 }
 
-/** A stored race: results with each racer's explanation under the headline system (issue 8 §4), and its history. */
+/** A stored race: results with each racer's explanation under the headline system, and its history. */
 export function raceEmbed(view: RaceView): EmbedSpec {
 	const { race, why } = view;
 	const scale = why && leagueScale(view.league, why.system);
@@ -138,7 +138,7 @@ function correctionEffect(preview: EditPreview): EmbedField {
 	});
 }
 
-/** The results of a correction preview, as stored and as they would become (issue 8 §3). */
+/** The results of a correction preview, as stored and as they would become. */
 export function editPreviewEmbed(preview: EditPreview): EmbedSpec {
 	const results = (entries: EditPreview['before']) =>
 		[...entries]

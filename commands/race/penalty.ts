@@ -10,7 +10,7 @@ import { answer } from '../../src/discord/reply.js';
 import { displayTime } from '../../src/formats/display-time.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../../src/formats/embed.js';
 import { penaltyAmountText } from '../../src/league/penalties.js';
-import type { GivenPenalty, PenaltyLine, PenaltyPreview } from '../../src/services/standings-service.js';
+import type { GivenPenalty, PenaltyLine, PenaltyPreview } from '../../src/services/seasons/standings-service.js';
 import { confirmCancelButtons, confirmCancelRow } from '../confirm-buttons.js';
 import { embedOf } from '../embed.js';
 import { effectField } from '../rating-effect-text.js';

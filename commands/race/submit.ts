@@ -10,9 +10,9 @@ import {
 	type ModalSubmitInteraction,
 } from 'discord.js';
 import { customId, type CommandContext, type ModalHandler } from '../../src/discord/command.js';
-import { downloadAttachment, sizeText } from '../../src/services/attachment-download.js';
-import type { SubmitInput } from '../../src/services/race-service.js';
-import type { RaceFile } from '../../src/services/submission.js';
+import { downloadAttachment, sizeText } from '../../src/services/races/attachment-download.js';
+import type { SubmitInput } from '../../src/services/races/race-service.js';
+import type { RaceFile } from '../../src/services/races/submission.js';
 import { UserFacingError } from '../../src/discord/errors.js';
 import { answer } from '../../src/discord/reply.js';
 import { actorOf, esc, servicesOf } from '../shared.js';
@@ -35,7 +35,7 @@ export interface CsvAttachmentLimits {
 	readonly timeoutMs?: number;
 }
 
-/** Checks name and declared size before downloading; then reads at most `maxBytes` as UTF-8 (issue 9, item 10). */
+/** Checks name and declared size before downloading; then reads at most `maxBytes` as UTF-8. */
 export async function readCsvAttachment(
 	file: Attachment,
 	{ maxBytes, what, timeoutMs, extensions = ['.csv'] }: CsvAttachmentLimits = {

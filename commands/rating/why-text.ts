@@ -1,13 +1,13 @@
 /**
- * "Why did my rating move?" in replies: src/services/why-text.ts with names escaped for Discord, and `/rating`'s best
+ * "Why did my rating move?" in replies: src/services/ratings/why-text.ts with names escaped for Discord, and `/rating`'s best
  * and worst races.
  */
 import type { RatingScale } from '../../src/formats/rating-scale.js';
-import type { RaceResult, Standouts } from '../../src/services/rating-service.js';
-import { expectedText, ordinal, shownChange, whyText } from '../../src/services/why-text.js';
+import type { RaceResult, Standouts } from '../../src/services/ratings/rating-service.js';
+import { expectedText, ordinal, shownChange, whyText } from '../../src/services/ratings/why-text.js';
 import { esc, fmtDelta } from '../shared.js';
 
-export { beforeAfter, ordinal, placeText, shownChange, shownRating } from '../../src/services/why-text.js';
+export { beforeAfter, ordinal, placeText, shownChange, shownRating } from '../../src/services/ratings/why-text.js';
 
 export const { opponentsLine, partsLine, whyLines, racerWhy } = whyText(esc);
 

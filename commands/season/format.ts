@@ -7,7 +7,7 @@ import type {
 	SeasonLine,
 	SeasonListing,
 	SeasonStarted,
-} from '../../src/services/season-service.js';
+} from '../../src/services/seasons/season-service.js';
 import { esc } from '../shared.js';
 
 /** The replies of `/season` and the carry-over line of `/league info` (docs/seasons.md). */

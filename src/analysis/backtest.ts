@@ -1,6 +1,6 @@
 import { createReplay, grownState, type PreparedRace, type ReplayOptions } from '../league/replay.js';
 import { rankRace } from '../ratings/race.js';
-import { winProbabilities } from '../ratings/odds.js';
+import { winProbabilities } from '../ratings/odds/odds.js';
 import type { FieldEntry, Race, RatingSystem } from '../ratings/types.js';
 
 /**
@@ -42,7 +42,7 @@ export interface RacePrediction {
 }
 
 /**
- * A backtest one race at a time, so that a caller can yield between races (the `/league stats` service, issue 10 §3);
+ * A backtest one race at a time, so that a caller can yield between races (the `/league stats` service);
  * `backtest` below is this over a whole history: the same operations in the same order, so the same bits.
  */
 export interface IncrementalBacktest {
@@ -79,7 +79,7 @@ export function createBacktest<S, P>(
 		score(race) {
 			const prepared = replay.prepare(race);
 			// Before the race nobody knows who will retire: the prediction is over every starter, whatever reading of
-			// retirements rates the race (issue 10 §3: leaving them out of the field would make the winner easier to
+			// retirements rates the race (leaving them out of the field would make the winner easier to
 			// pick and favour that reading in calibrate --choices).
 			const field =
 				options.retirements === 'excluded' ? [...prepared.field, ...retired(race, prepared)] : prepared.field;

@@ -1,5 +1,5 @@
 /**
- * Calibration over the choices that are not numbers (issue 10 §3): how retirements are read (rankRace), whether
+ * Calibration over the choices that are not numbers: how retirements are read (rankRace), whether
  * ratings restart every calendar year, and, for endure and speed, whether they forget while idle. Each combination
  * that the history allows is calibrated on its numbers (calibrate.ts) and scored by the same winner log-likelihood,
  * so the combinations compare directly: the best is the one a league should run.

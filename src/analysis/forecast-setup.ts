@@ -4,7 +4,7 @@ import type { ForecastInput } from './forecast.js';
 import { seasonSoFar, type SeasonSoFar } from './season-so-far.js';
 
 /**
- * From a league's history and day to the forecast's input (issue 10 §4), one definition for the bot's `/forecast`
+ * From a league's history and day to the forecast's input, one definition for the bot's `/forecast`
  * and `pitwall forecast`: the season so far (season-so-far.ts) and each contender's performance from their rating
  * state grown to the day (`performanceOf`: system.performance(replay.stateAt(player, day), params)).
  */

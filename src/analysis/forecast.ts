@@ -6,7 +6,7 @@ import { ForecastInputError } from './forecast-input-error.js';
 export { ForecastInputError };
 
 /**
- * The championship forecast (issue 10 §4): the rest of a season simulated, Monte Carlo, from today's ratings.
+ * The championship forecast: the rest of a season simulated, Monte Carlo, from today's ratings.
  *
  * Model and assumptions:
  * - Every contender starts every remaining race. Each race's finishing order is sampled from the headline system's

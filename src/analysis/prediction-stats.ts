@@ -1,7 +1,7 @@
 import type { RacePrediction } from './backtest.js';
 
 /**
- * What `/league stats` shows of a backtest beyond its log-likelihood and Brier score (issue 10 §3): how often the
+ * What `/league stats` shows of a backtest beyond its log-likelihood and Brier score: how often the
  * system's favourite won, and a reliability table of every (racer, race) prediction by decile of P(win).
  *
  * Winners picked: the favourite is the racer with the highest P(win). When k racers share that highest P exactly

@@ -2,7 +2,7 @@ import type { Performance } from '../ratings/types.js';
 import { ForecastInputError } from './forecast-input-error.js';
 
 /**
- * One simulated race's draws for the championship forecast (issue 10 §4): each racer's performance sampled from the
+ * One simulated race's draws for the championship forecast: each racer's performance sampled from the
  * system's model (types.ts `Performance`) as a key, the larger the better. The hot loop of forecast.ts: typed arrays,
  * nothing allocated per race.
  */

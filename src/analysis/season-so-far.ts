@@ -3,7 +3,7 @@ import type { Race } from '../ratings/types.js';
 import { isResult, resultPoints } from '../league/championship.js';
 
 /**
- * The season so far, for the championship forecast (issue 10 §4): the races dated in the calendar year of the reading
+ * The season so far, for the championship forecast: the races dated in the calendar year of the reading
  * day, up to it, and each driver's points in each of them under the forecast's points table. The bot (league races,
  * entries by player id) and `pitwall forecast` (a history CSV, entries by name) both read it here, so that they give
  * the same numbers.

@@ -1,5 +1,5 @@
 /**
- * A seeded pseudo-random generator for the championship forecast (issue 10 §4): pure code has no Math.random, and a
+ * A seeded pseudo-random generator for the championship forecast: pure code has no Math.random, and a
  * forecast must give the same numbers for the same seed. xoshiro128** 1.1 (Blackman & Vigna,
  * https://prng.di.unimi.it/xoshiro128starstar.c), 32-bit words through Math.imul; the four words of state are
  * filled from the seed by splitmix32, as the authors recommend, so that nearby seeds give unrelated streams.

@@ -1,6 +1,6 @@
 /**
- * The charts' font, registered with canvas by file so that text never depends on fontconfig's defaults (issue 7 §4:
- * "real text in a font the set-up installs"). DejaVu Sans comes from Debian's fonts-dejavu-core (scripts/setup.sh).
+ * The charts' font, registered with canvas by file so that text never depends on fontconfig's defaults ("real text in a
+ * font the set-up installs"). DejaVu Sans comes from Debian's fonts-dejavu-core (scripts/setup.sh).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -18,7 +18,7 @@ export function formatPercent(p: number): string {
 	return percent >= 10 ? `${percent.toFixed(0)}%` : `${percent.toFixed(1)}%`;
 }
 
-/** The title of every chart (issue 7 §4): "<league> · <system> · <asOf>". */
+/** The title of every chart: "<league> · <system> · <asOf>". */
 export function chartTitle(title: ChartTitle): string {
 	const base = `${clipName(title.league, 40)} · ${title.system} · ${title.asOf}`;
 	return title.heading === undefined ? base : `${title.heading} · ${base}`;

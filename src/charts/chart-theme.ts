@@ -1,5 +1,5 @@
 /**
- * The two chart themes (issue 7 §4): an opaque background, text and grid colours readable on it, and a colour-blind-safe
+ * The two chart themes: an opaque background, text and grid colours readable on it, and a colour-blind-safe
  * palette. The palette is Okabe & Ito's (https://jfly.uni-koeln.de/color/), ordered per theme so the first colours
  * contrast with the background: the light blues and oranges on Discord's dark grey, the deep ones on white.
  */

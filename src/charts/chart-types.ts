@@ -1,5 +1,5 @@
 /**
- * What the chart renderers draw: plain data, computed by the services (src/services/chart-data.ts) from the league's
+ * What the chart renderers draw: plain data, computed by the services (src/services/ratings/chart-data.ts) from the league's
  * standings as of a day. The renderers know nothing of rating systems: bands, provisional stretches and titles
  * arrive ready to draw.
  */
@@ -85,7 +85,7 @@ export interface OddsChart extends ChartTitle {
 	readonly headToHead?: { readonly first: string; readonly second: string; readonly pFirst: number } | undefined;
 }
 
-/** One bin of a reliability chart (issue 10 §3): predictions of P(win) in one decile, against what happened. */
+/** One bin of a reliability chart: predictions of P(win) in one decile, against what happened. */
 export interface ReliabilityChartPoint {
 	/** Mean predicted P(win) of the bin, 0..1. */
 	readonly predicted: number;
@@ -114,7 +114,7 @@ export interface ForecastChartRow {
 	readonly pTitle: number;
 }
 
-/** The championship forecast (issue 10 §4): P(title) per contender as horizontal bars. */
+/** The championship forecast: P(title) per contender as horizontal bars. */
 export interface ForecastChart extends ChartTitle {
 	/** Sorted by P(title), descending; the chart draws the first MAX_FORECAST_BARS. */
 	readonly rows: readonly ForecastChartRow[];
@@ -142,7 +142,7 @@ export interface ChartRenderer {
 	ratingHistory(chart: RatingHistoryChart, theme?: ChartTheme): Promise<Buffer>;
 	leaderboard(chart: LeaderboardChart, theme?: ChartTheme): Promise<Buffer>;
 	odds(chart: OddsChart, theme?: ChartTheme): Promise<Buffer>;
-	/** `/league stats` (issue 10 §3). */
+	/** `/league stats`. */
 	reliability(chart: ReliabilityChart, theme?: ChartTheme): Promise<Buffer>;
 	forecast(chart: ForecastChart, theme?: ChartTheme): Promise<Buffer>;
 	/** The season-end post's points race (championship-config.ts). */

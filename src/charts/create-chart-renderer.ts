@@ -1,5 +1,5 @@
 /**
- * The app's chart renderer (issue 7 §4): one per process, made at start-up and closed at shutdown. By default it draws
+ * The app's chart renderer: one per process, made at start-up and closed at shutdown. By default it draws
  * on a worker thread: a history chart blocks the thread that draws it for tens of milliseconds, more than 50 ms under
  * load, and a burst of renders on the main thread stalls every other interaction (numbers: docs/charts.md).
  */

@@ -1,5 +1,5 @@
 /**
- * The championship forecast chart (issue 10 §4): P(title) per contender as horizontal bars, favourite at the top, each
+ * The championship forecast chart: P(title) per contender as horizontal bars, favourite at the top, each
  * bar's percentage written at its end; the subtitle says how many seasons were simulated and under which points.
  */
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';

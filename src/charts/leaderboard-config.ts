@@ -1,5 +1,5 @@
 /**
- * The leaderboard chart (issue 7 §4): the top N as horizontal bars from the axis start to the rating, best at the top,
+ * The leaderboard chart: the top N as horizontal bars from the axis start to the rating, best at the top,
  * uncertainty whiskers from `low` to `high` with caps, the rating written at the bar's end, and provisional players
  * hatched and lighter (with a legend entry), so the picture says which ranks are still uncertain. Rows may say how
  * far each player moved since an earlier ranking (▲2, ▼1, new): the monthly post shows who moved.

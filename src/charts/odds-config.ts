@@ -1,5 +1,5 @@
 /**
- * The odds chart (issue 7 §4). A field of three or more: P(win) and P(top 3) per player as grouped vertical bars in
+ * The odds chart. A field of three or more: P(win) and P(top 3) per player as grouped vertical bars in
  * percent, best first, each bar labelled while the labels fit. A field of two: the head-to-head as one split bar,
  * each side as long as its player's chance, with the name and percentage written on it.
  */

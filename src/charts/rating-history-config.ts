@@ -1,5 +1,5 @@
 /**
- * The rating history chart (issue 7 §4): one to four players' ratings by date, each with its uncertainty band (a
+ * The rating history chart: one to four players' ratings by date, each with its uncertainty band (a
  * translucent fill between `low` and `high`), the provisional stretch dashed, a marker per race (hollow while
  * provisional) and the daily growth points without markers. The x axis is linear over day numbers (chart-days.ts).
  */

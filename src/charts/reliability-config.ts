@@ -1,5 +1,5 @@
 /**
- * The reliability chart of `/league stats` (issue 10 §3): for each system, the mean predicted P(win) of each decile
+ * The reliability chart of `/league stats`: for each system, the mean predicted P(win) of each decile
  * of its predictions (x) against how often those racers won (y), on the same percent scale on both axes so that the
  * dashed diagonal is perfect calibration. A point's area grows with the predictions in its decile; a bar of ±1
  * standard error shows how far from the diagonal chance alone would put it. Points below the diagonal: the system

@@ -1,5 +1,5 @@
 /**
- * The chart worker thread (issue 7 §4: rendering must not stall the bot). It owns the ChartJSNodeCanvas instances
+ * The chart worker thread (rendering must not stall the bot). It owns the ChartJSNodeCanvas instances
  * (chart-canvas.ts) and draws the requests one at a time, in order; the PNG goes back as a transferred ArrayBuffer, with the
  * geometry. Errors go back as messages, so one bad chart never kills the worker.
  */

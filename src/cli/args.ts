@@ -153,7 +153,7 @@ export function retirementsArg(value: string | undefined): RetirementReading | u
 }
 
 /**
- * `--as-of YYYY-MM-DD`: the day standings are grown to (issue 7 §1); default the latest race date of the history
+ * `--as-of YYYY-MM-DD`: the day standings are grown to; default the latest race date of the history
  * (undefined when no race is dated: nothing grows).
  */
 export function asOfArg(value: string | undefined, races: readonly Race[]): string | undefined {

@@ -40,7 +40,7 @@ export function loadHistory(path: string, io?: CliIo): Race[] {
 }
 
 /**
- * A history CSV as of a day (issue 7 §1): the races dated on or before `--as-of` (default: the latest race date) and
+ * A history CSV as of a day: the races dated on or before `--as-of` (default: the latest race date) and
  * the undated ones, with that day (undefined when no race is dated: nothing grows).
  */
 export function loadHistoryAsOf(

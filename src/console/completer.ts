@@ -1,5 +1,5 @@
 /**
- * TAB completion for the console (issue 8 §5), read from the same command definitions the router and the line
+ * TAB completion for the console, read from the same command definitions the router and the line
  * parser use (the registry's `data`), never from a list of its own:
  *
  *   /ra⇥                      → /race            (commands; `help`, `exit` and armed buttons as bare words)

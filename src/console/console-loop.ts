@@ -3,7 +3,7 @@
  * handlers as the bot, one at a time and in order, and answers armed buttons from a typed `confirm` / `cancel`.
  * A trailing `\` continues the line, and so does a quoted option value still open (`results:"1. Alice` then
  * `2. Bob"`). `help` lists the commands; `exit`, `quit` or end of input stop it.
- * On a terminal (issue 8 §5) readline adds the prompt, echo, line editing, a history kept in a file, and TAB
+ * On a terminal readline adds the prompt, echo, line editing, a history kept in a file, and TAB
  * completion (completer.ts) whose names and player choices come through the router like Discord's autocomplete.
  */
 import { resolve } from 'node:path';

@@ -28,7 +28,7 @@ export const sampleLeagueConfig = (guildId: string): LeagueConfig => ({
 	guildId,
 	name: 'ZakStunts',
 	headline: 'folyami',
-	// Created as any new league is (issue 10 §3), so it shows what an organizer's league starts from. ZakStunts has
+	// Created as any new league is, so it shows what an organizer's league starts from. ZakStunts has
 	// no dates, so only folyami's k differs from the reference here (glicko c and endure φ act on idle days).
 	params: LEAGUE_DEFAULTS,
 	timezone: 'UTC',
@@ -45,7 +45,7 @@ export const raceInputOf = (race: Race): RaceInput => ({
 
 /**
  * Creates and fills the sample league unless the guild already has a league, safely when several processes start on
- * one store (issue 9 item 5). The league's creation is claimed once (createLeague: the loser is told it exists), and
+ * one store. The league's creation is claimed once (createLeague: the loser is told it exists), and
  * its 293 races go in as ONE league-imported event at the next seq (as /league import does), which the log also
  * claims once: a second seeder's import is refused, since the league then has races. A kill between the two leaves
  * the sample league with no race, and the next first run fills it; a kill during the import leaves none of it.

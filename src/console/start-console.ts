@@ -15,8 +15,8 @@ import { handleShutdownSignals } from '../shutdown.js';
 import { CONSOLE_CHANNEL_ID, CONSOLE_GUILD_ID } from './console-interaction.js';
 import { toDiscordBody } from '../discord/channel-message.js';
 import type { RunningHttpServer } from '../http/server.js';
-import type { InboxMessages } from '../services/inbox-service.js';
-import type { ChannelPoster } from '../services/monthly-post-port.js';
+import type { InboxMessages } from '../services/inbox/inbox-service.js';
+import type { ChannelPoster } from '../services/posts/monthly-post-port.js';
 import type { KeyValueNamespace, LeagueRepository } from '../storage/ports.js';
 import { runConsole } from './console-loop.js';
 import { ensureSampleLeague } from './sample-league.js';
@@ -32,7 +32,7 @@ export interface StartConsoleOptions {
 	 */
 	readonly inboxMessages?: InboxMessages | undefined;
 	readonly env?: Readonly<Record<string, string | undefined>>;
-	/** SIGTERM / SIGINT close the store and exit 0 (`npm start`; issue 9, item 9). Off in tests (one process). */
+	/** SIGTERM / SIGINT close the store and exit 0 (`npm start`). Off in tests (one process). */
 	readonly handleSignals?: boolean;
 }
 
@@ -66,7 +66,7 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 	try {
 		store = await openStore(config.STORE_URL, (error) => log.error({ err: error }, 'store error'));
 	} catch (error) {
-		// A damaged or missing store (issue 9 item 4): its one-line message and exit code, not a stack trace.
+		// A damaged or missing store: its one-line message and exit code, not a stack trace.
 		if (!(error instanceof StoreIntegrityError)) throw error;
 		err(`pitwall: ${error.message}\n`);
 		return STORE_DAMAGED_EXIT_CODE;
@@ -112,7 +112,7 @@ export async function startConsole(options: StartConsoleOptions): Promise<number
 			};
 			// The league pages always (a newcomer opens the sample league's at once), on HTTP_PORT or a free port.
 			const { startHttpServer } = await import('../http/server.js');
-			const { createLeagueWebService } = await import('../services/league-web-service.js');
+			const { createLeagueWebService } = await import('../services/web/league-web-service.js');
 			server = await startHttpServer({
 				log,
 				host: config.HTTP_HOST,

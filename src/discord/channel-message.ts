@@ -6,7 +6,7 @@ import {
 	type APIEmbed,
 	type AttachmentPayload,
 } from 'discord.js';
-import type { ChannelButton, ChannelMessage } from '../services/monthly-post-port.js';
+import type { ChannelButton, ChannelMessage } from '../services/posts/monthly-post-port.js';
 
 const BUTTON_STYLES: Readonly<Record<ChannelButton['style'], APIButtonComponentWithCustomId['style']>> = {
 	primary: ButtonStyle.Primary,

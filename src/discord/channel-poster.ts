@@ -1,12 +1,12 @@
 /**
- * The `ChannelPoster` port over the discord.js client (issue 7 §3): posts a message in a channel with no mentions
+ * The `ChannelPoster` port over the discord.js client: posts a message in a channel with no mentions
  * and an enforced nonce, and finds an earlier post by its marker among the channel's recent messages by the bot.
  * Discord's refusals come back as `PostFailure`s the job records and retries: 404 / 10003 Unknown Channel, 403 /
  * 50001 Missing Access (the bot cannot see the channel), 403 / 50013 Missing Permissions (it cannot send or attach
  * files), another HTTP status. Network errors and bugs reject.
  */
 import type { Client } from 'discord.js';
-import type { ChannelPoster, FindResult, PostFailure } from '../services/monthly-post-port.js';
+import type { ChannelPoster, FindResult, PostFailure } from '../services/posts/monthly-post-port.js';
 import { toDiscordBody } from './channel-message.js';
 import { NO_MENTIONS } from './reply.js';
 

@@ -6,7 +6,7 @@
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { NoticeService } from '../services/notices.js';
+import type { NoticeService } from '../services/posts/notices.js';
 import type { ButtonHandler, Command, CommandContext } from './command.js';
 import { NO_MENTIONS } from './reply.js';
 import { createInteractionRouter } from './router.js';

@@ -37,7 +37,7 @@ export interface Command {
 	/** Set to 'ephemeral' or 'public' when `execute` may take more than ~1 s (Discord allows 3 s to acknowledge). */
 	readonly defer: DeferMode;
 	/**
-	 * Per subcommand, overrides `defer` (issue 9 item 2: `/race void` replays every rating of a big league, while
+	 * Per subcommand, overrides `defer` (`/race void` replays every rating of a big league, while
 	 * `/race submit` must open its form undeferred).
 	 */
 	readonly subcommandDefer?: Readonly<Record<string, DeferMode>>;

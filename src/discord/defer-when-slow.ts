@@ -1,7 +1,7 @@
 import type { RepliableInteraction } from 'discord.js';
 
 /**
- * A public defer for work that is slow only on a big league (issue 9 item 2: `/league config` with new parameters
+ * A public defer for work that is slow only on a big league (`/league config` with new parameters
  * replays 15,000 races; on a small league it answers at once). A refusal on bad input is immediate, so it stays the
  * ephemeral reply itself; work still running after `ms` is acknowledged with a public "thinking…" well inside
  * Discord's 3 s, and its answer then edits that. The router treats such an interaction as publicly deferred (its

@@ -22,7 +22,7 @@ import {
 } from 'discord.js';
 import { escapeForDiscord } from '../formats/discord-escape.js';
 import type { RoleOp } from '../league/rank-tiers.js';
-import { RoleSyncProblem, type RoleAccess, type RoleSyncDiscord } from '../services/role-sync-service.js';
+import { RoleSyncProblem, type RoleAccess, type RoleSyncDiscord } from '../services/roles/role-sync-service.js';
 
 /** Discord's error codes the sync words for people (https://discord.com/developers/docs/topics/opcodes-and-status-codes). */
 const UNKNOWN_MEMBER = 10007;

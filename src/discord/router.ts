@@ -15,7 +15,7 @@ import {
 	type RepliableInteraction,
 } from 'discord.js';
 import { publiclyDeferred } from './defer-when-slow.js';
-import type { NoticeService } from '../services/notices.js';
+import type { NoticeService } from '../services/posts/notices.js';
 import { storeFailureMessage } from '../services/errors.js';
 import { actorOf } from './actor.js';
 import { parseCustomId, type ButtonHandler, type Command, type CommandContext } from './command.js';

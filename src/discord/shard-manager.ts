@@ -1,5 +1,5 @@
 /**
- * `SHARDS=auto|N` (issue 9 §3): the process started by `npm start` becomes discord.js's ShardingManager and runs one
+ * `SHARDS=auto|N`: the process started by `npm start` becomes discord.js's ShardingManager and runs one
  * bot process per shard (src/index.ts again, which sees SHARDING_MANAGER and runs as a shard). Every shard opens the
  * same store; scheduled jobs run in the one holding the leader lease (src/jobs/leader-lease.ts). Discord sends each
  * guild's interactions to the shard `(guild_id >> 22) % shard_count`, so every interaction is answered once.

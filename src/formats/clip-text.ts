@@ -1,6 +1,6 @@
 /**
  * Text cut to a limit without losing what was cut: Discord refuses a message over 2,000 characters, an embed
- * description over 4,096, a field over 1,024 (issue 9 §1). Lists lose whole lines from the end and say how many
+ * description over 4,096, a field over 1,024. Lists lose whole lines from the end and say how many
  * ("…and 12 more"); free text is cut with "…(truncated)".
  */
 

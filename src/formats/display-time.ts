@@ -1,7 +1,7 @@
 import { formatTime } from './scoreboard.js';
 
 /**
- * A finish time as people read it on a results screen (issue 8 §3): milliseconds kept, `1:24.010` not `1:24.01`;
+ * A finish time as people read it on a results screen: milliseconds kept, `1:24.010` not `1:24.01`;
  * `59.120` under a minute; `1:02:03.400` from an hour. A time with more than millisecond precision is written in
  * full (the scoreboard's own exact form), so no digit is ever lost.
  */

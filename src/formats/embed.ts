@@ -1,5 +1,5 @@
 /**
- * Embeds as plain data, fitted to Discord's limits (issue 8 §3, issue 9 §1): the replies of /rating, /leaderboard,
+ * Embeds as plain data, fitted to Discord's limits: the replies of /rating, /leaderboard,
  * /odds, /race show, the previews and the monthly post. Pure, so the monthly post (a service) and the commands build
  * them alike; the commands hand them to discord.js's EmbedBuilder, whose setters check the limits again.
  *

@@ -39,7 +39,7 @@ const STATUSES: Readonly<Record<string, EntryStatus>> = { '': 'finished', DNF: '
 const MODES: readonly RaceMode[] = ['tt', 'items'];
 const ENTRY_STATUSES: readonly EntryStatus[] = ['finished', 'DNF', 'DNS', 'DSQ'];
 
-// The rules the reader and the writer share (issue 9 item 8: the writer never writes what the reader refuses).
+// The rules the reader and the writer share (the writer never writes what the reader refuses).
 
 /** Positions are integers from 1 up to 2^53 − 1: above it, two positions can read as one number. */
 const positionOk = (position: number): boolean => Number.isSafeInteger(position) && position >= 1;
@@ -237,7 +237,7 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
  * has a mode, the `team` column only when some racer has a team. Numbers are written with String(), so times round-trip exactly.
  *
  * What parseHistoryCsv would refuse, or read back differently, is refused instead (HistoryCsvWriteError naming the
- * race and the problem; issue 9 item 8): a file this writes always reads back to the same races.
+ * race and the problem): a file this writes always reads back to the same races.
  */
 export function writeHistoryCsv(races: readonly Race[]): string {
 	checkWritable(races);

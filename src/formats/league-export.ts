@@ -6,7 +6,7 @@ import type { LeagueLog, RaceRecord } from '../league/race-log.js';
 import type { Race, RatingSummary } from '../ratings/types.js';
 
 /**
- * `/league export` (issue 8 §1) as files. The race log becomes a history CSV that `/league import`, `pitwall
+ * `/league export` as files. The race log becomes a history CSV that `/league import`, `pitwall
  * calibrate`, `backtest` and `replay` read: the confirmed races in rating order (rating-order.ts), players by their
  * current name, each race under its name (or its id when it has none, or when its name is shared). Voided races are
  * left out of it and written to a second history CSV of their own, so the main file rates exactly as the league does.

@@ -6,7 +6,7 @@ import { importZakstunts } from './import-zakstunts.js';
 import type { Race } from '../ratings/types.js';
 
 /**
- * What `/league import` reads (issue 8 §1): a history CSV, a ZakStunts race-positions CSV, or the Ergast F1 dump
+ * What `/league import` reads: a history CSV, a ZakStunts race-positions CSV, or the Ergast F1 dump
  * (results.csv with its races.csv and drivers.csv). The format is told by the first file's header, so the organizer
  * has nothing to choose. The readers are the CLI's (`pitwall import`).
  */

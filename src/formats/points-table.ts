@@ -1,5 +1,5 @@
 /**
- * Championship points systems for the forecast (issue 10 §4): points for P1, P2, … of one race. A name (`f1`,
+ * Championship points systems for the forecast: points for P1, P2, … of one race. A name (`f1`,
  * `motogp`) or a custom comma-separated list of non-negative numbers, as `/forecast points:` and
  * `/league config points:` take it and `pitwall forecast --points` reads it.
  */

@@ -1,5 +1,5 @@
 /**
- * The scale a rating is shown on (issue 8 §3). Folyami, Glicko and stk are shown as they are computed. endure-Elo and
+ * The scale a rating is shown on. Folyami, Glicko and stk are shown as they are computed. endure-Elo and
  * speed-Elo compute R in natural-log units around 0 (endure-Elo paper, eq. 1-3): a racer's performance is
  * exponential with rate e^-R (endure) or e^R (speed), so for two racers P(A ahead of B) = 1 / (1 + e^-(R_A - R_B)).
  * Elo's P(A beats B) = 1 / (1 + 10^-(E_A - E_B)/400) is the same curve with E = 400/ln 10 · R, so they are shown as

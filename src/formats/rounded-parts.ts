@@ -1,5 +1,5 @@
 /**
- * Parts of a total, rounded so that the rounded parts add up to the total as shown (issue 8 §3: numbers add up on
+ * Parts of a total, rounded so that the rounded parts add up to the total as shown (numbers add up on
  * screen). Largest remainder: every part is rounded down to the unit, then the units still missing (or in excess)
  * go to the parts with the largest (smallest) remainders. `total` is the shown total, already a multiple of the unit
  * (e.g. the difference of two shown ratings).

@@ -1,5 +1,5 @@
 /**
- * Column names of pasted results (issue 8 §2): the header row of a spreadsheet copy, a sim's results page or a CSV
+ * Column names of pasted results: the header row of a spreadsheet copy, a sim's results page or a CSV
  * export, in English and the usual abbreviations of German, French, Spanish, Italian and Hungarian results tables.
  * Pure data and one look-up; docs/scoreboard.md lists the words.
  */

@@ -22,7 +22,7 @@ import type { EntryStatus, RaceEntry } from '../ratings/types.js';
 
 /**
  * The CSV form of a scoreboard (docs/scoreboard.md "CSV"): `player,position,time,status`, or an export's own column
- * names (`Pos,Driver,Time,Gap,Laps`, issue 8 §2). Pure.
+ * names (`Pos,Driver,Time,Gap,Laps`). Pure.
  */
 
 /** A first line of comma-separated column names (no digit), one of them the player's (`player`, `Driver`, `Name`…). */

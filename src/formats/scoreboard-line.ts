@@ -4,7 +4,7 @@ import type { EntryStatus } from '../ratings/types.js';
 
 /**
  * One racer line of a text scoreboard (docs/scoreboard.md "Text"): `[position] name [time|gap] [columns] [status]`,
- * read from whatever a results screen, a spreadsheet, a forum post or a sim's page gives when copied (issue 8 §2):
+ * read from whatever a results screen, a spreadsheet, a forum post or a sim's page gives when copied:
  * ordinals (`1st`, `P1`, `1)`), separators (` - `, tabs, ` | `), comma decimals, gaps (`+0.556`, `+1 lap`) and
  * trailing points or laps columns. Pure.
  */

@@ -22,7 +22,7 @@ import {
 } from './scoreboard-line.js';
 
 /**
- * The text form of a scoreboard as a whole (docs/scoreboard.md "Text", issue 8 §2): a header row, the racer lines,
+ * The text form of a scoreboard as a whole (docs/scoreboard.md "Text"): a header row, the racer lines,
  * the decision whether bare numbers after the names are a column, and one-line pastes. Pure.
  */
 

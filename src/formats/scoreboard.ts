@@ -12,7 +12,7 @@ export { SCOREBOARD_LIMITS, type ScoreboardError };
  * docs/scoreboard.md lists every accepted form and every message).
  *
  * Text: one racer per line in finishing order, `[position] name [time] [status]`, e.g. `1. Alice 1:23.456`,
- * `2 Bob`, `Carol DNF`, and results pasted from anywhere (issue 8 §2: ordinals, tables, header rows, gaps, points
+ * `2 Bob`, `Carol DNF`, and results pasted from anywhere (ordinals, tables, header rows, gaps, points
  * columns, one-line pastes; scoreboard-text.ts, scoreboard-line.ts). CSV: a header with player and position columns
  * (`player`, `Driver`, `Pos`…), optional time, gap and status (scoreboard-csv.ts).
  * Either way the result is validated as a whole and every problem is reported with its line number; a scoreboard
@@ -99,7 +99,7 @@ export function parseScoreboard(text: string, options: ScoreboardOptions = {}): 
 		]);
 	}
 	const format: ScoreboardFormat = isCsvHeader(pasted[firstIndex]!) ? 'csv' : 'text';
-	// Issue 8 §2: a one-line paste (`;`-separated, or lost line breaks) becomes one line per racer first.
+	// a one-line paste (`;`-separated, or lost line breaks) becomes one line per racer first.
 	const lines = format === 'text' && errors.length === 0 ? unfoldOneLine(pasted, warnings) : pasted;
 	// The pieces of a one-line paste are its racers: "line 3" would point at a line the organizer never wrote.
 	const byRacer = lines !== pasted;
@@ -405,7 +405,7 @@ function byPositionColumn(drafts: readonly Draft[], errors: readonly ScoreboardE
 }
 
 /**
- * Finish times of the finishers: their own, or the leader's time plus their gap (`+0.556`; issue 8 §2). A gap in
+ * Finish times of the finishers: their own, or the leader's time plus their gap (`+0.556`). A gap in
  * laps gives no time. Without a leader's time, gaps give the order only (a warning says so); a gap on the leader
  * (other than +0) is an error, as there is nobody ahead to be behind.
  */

@@ -10,7 +10,7 @@
  * the players most looked at), about 10 kB each.
  */
 import { createSlicer } from '../event-loop.js';
-import type { LeagueWebService } from '../services/league-web-service.js';
+import type { LeagueWebService } from '../services/web/league-web-service.js';
 import type { LeagueInfo } from '../storage/ports.js';
 import { ratingChartSvg, type ChartSvg } from './pages/rating-chart-svg.js';
 

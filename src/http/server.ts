@@ -11,7 +11,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
-import { sizeText } from '../services/attachment-download.js';
+import { sizeText } from '../services/races/attachment-download.js';
 import { storeFailureMessage } from '../services/errors.js';
 import { healthRoute } from './routes/health.js';
 import { inboxRoute, type InboxRouteOptions } from './routes/inbox.js';
@@ -19,7 +19,7 @@ import { leagueApiRoute } from './routes/league-api.js';
 import { leaguePagesRoute } from './routes/league-pages.js';
 import { createChartCache } from './chart-cache.js';
 import { createPageCache } from './page-cache.js';
-import type { LeagueWebService } from '../services/league-web-service.js';
+import type { LeagueWebService } from '../services/web/league-web-service.js';
 
 export interface HttpServerOptions {
 	readonly log: Logger;

@@ -4,8 +4,8 @@
  */
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import type { ChannelPoster, MonthlyPostComposer } from '../services/monthly-post-port.js';
-import type { NoticeService } from '../services/notices.js';
+import type { ChannelPoster, MonthlyPostComposer } from '../services/posts/monthly-post-port.js';
+import type { NoticeService } from '../services/posts/notices.js';
 import type { KeyValueNamespace } from '../storage/ports.js';
 import type { Job } from './job.js';
 import { createDailyStandingsJob } from './daily-standings-job.js';

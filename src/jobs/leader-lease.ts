@@ -1,5 +1,5 @@
 /**
- * The leader lease (issue 9 §3): when several bot processes share a store (shards, a restart overlapping the old
+ * The leader lease: when several bot processes share a store (shards, a restart overlapping the old
  * process), scheduled jobs run in one of them. The jobs' own idempotency keys already make each post exactly once;
  * the lease keeps the others from doing the same work and racing for the keys.
  *

@@ -1,5 +1,5 @@
 /**
- * The monthly ranking post (issue 7 §3; protocol in docs/scheduler.md). Every 15 minutes (UTC), for every league
+ * The monthly ranking post (protocol in docs/scheduler.md). Every 15 minutes (UTC), for every league
  * of every server the bot is in that has a ranking channel and the post on, it posts the month's post once it is due
  * (ranking-post-schedule.ts), EXACTLY ONCE per league and month, across restarts and processes:
  *
@@ -14,10 +14,10 @@
  *    A channel the bot cannot use is logged (ids and codes only) and leaves a notice for the league's organizers.
  */
 import { rankingPostOf } from '../league/ranking-post.js';
-import type { LeagueService } from '../services/league-service.js';
-import type { ChannelPoster, MonthlyPostComposer, PostFailure } from '../services/monthly-post-port.js';
-import type { ChannelProblem, NoticeService } from '../services/notices.js';
-import { duePost, type DuePost } from '../services/ranking-post-schedule.js';
+import type { LeagueService } from '../services/leagues/league-service.js';
+import type { ChannelPoster, MonthlyPostComposer, PostFailure } from '../services/posts/monthly-post-port.js';
+import type { ChannelProblem, NoticeService } from '../services/posts/notices.js';
+import { duePost, type DuePost } from '../services/posts/ranking-post-schedule.js';
 import type { KeyValueNamespace, LeagueInfo } from '../storage/ports.js';
 import type { Logger } from '../logger.js';
 import type { Job } from './job.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { clip } from '../formats/clip-text.js';
-import type { ChannelMessage, PostFailure } from '../services/monthly-post-port.js';
+import type { ChannelMessage, PostFailure } from '../services/posts/monthly-post-port.js';
 
 /**
  * The monthly post's idempotency record (store namespace `jobs`, key `post:<league>:<YYYY-MM>`) and the marker every
@@ -22,7 +22,7 @@ export interface PostRecord {
 	readonly failure?: PostFailure | { readonly kind: 'error' } | undefined;
 }
 
-export { rankingPostKey as postKey } from '../services/ranking-post-schedule.js';
+export { rankingPostKey as postKey } from '../services/posts/ranking-post-schedule.js';
 export const attemptKey = (key: string, attempt: number): string => `${key}:attempt:${attempt}`;
 
 /** A record as stored, or undefined when absent; a record from a newer pitwall is refused rather than overwritten. */

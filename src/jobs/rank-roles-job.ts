@@ -5,7 +5,7 @@
  * standings (every 15 minutes, so each league's midnight is met in its time zone); a league synced today, with
  * nothing pending and no problem, is left alone. The sync itself runs in the background (role-sync-service.ts).
  */
-import type { RoleSyncService } from '../services/role-sync-service.js';
+import type { RoleSyncService } from '../services/roles/role-sync-service.js';
 import type { Job } from './job.js';
 
 export const RANK_ROLES_SCHEDULE = '6,21,36,51 * * * *';

@@ -1,5 +1,5 @@
 /**
- * The job scheduler (STYLE.md 21, issue 7 §2): one node-cron task per job, every run wrapped so that it logs its
+ * The job scheduler (STYLE.md 21): one node-cron task per job, every run wrapped so that it logs its
  * start and its end (with the duration) at info with `{ job: name }`, catches and logs every error (a job never
  * crashes the process and never leaves an unhandled rejection), and never overlaps a run of the same job still in
  * flight. The clock is injected and handed to each run as `ctx.now`, so tests drive jobs with a fake clock;

@@ -1,14 +1,14 @@
 import { endureRounds } from '../ratings/endure.js';
 import { folyamiPair, type FolyamiParams, type FolyamiState } from '../ratings/folyami.js';
 import { ficsGame, glickoPeriodTerms, glickoScoreOf, type GlickoParams, type GlickoState } from '../ratings/glicko.js';
-import { expectedPositions, OddsInputError } from '../ratings/odds.js';
+import { expectedPositions, OddsInputError } from '../ratings/odds/odds.js';
 import type { PlEloParams, PlEloState } from '../ratings/pl-elo.js';
 import { speedRounds } from '../ratings/speed.js';
 import { stkExchange, type StkParams, type StkState } from '../ratings/stk.js';
 import type { FieldEntry, RaceContext, RankedEntry, RatingSummary, RatingSystem } from '../ratings/types.js';
 
 /**
- * Why did a rating move? (issue 8 §4). Pure: from the field a system rated (pre-race states after idle-time growth,
+ * Why did a rating move?. Pure: from the field a system rated (pre-race states after idle-time growth,
  * the replay's `prepare(race)`) and the post-race states, for every racer: the place finished against the place
  * expected before the race, the opponents beaten and lost to, and the change split into the parts the system adds up.
  *

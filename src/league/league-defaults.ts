@@ -1,7 +1,7 @@
 import type { ParamOverrides } from '../ratings/types.js';
 
 /**
- * The rating parameters a league starts with when it is created (issue 10 §3: "defaults chosen for leagues, not for
+ * The rating parameters a league starts with when it is created ("defaults chosen for leagues, not for
  * chess"). They are written into the new league's configuration as explicit overrides, so `/league config` shows
  * them and `pitwall replay --system X --param name=value` reproduces the league's ratings. Leagues created before
  * keep their stored configuration, and each system's own params() defaults (the reference, which the oracle tests

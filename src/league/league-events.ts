@@ -25,7 +25,7 @@ export interface LeagueConfig {
 	readonly timezone: string;
 	/** When the monthly ranking is posted in `rankingChannel` (ranking-post.ts; absent: day 1, 12:00, on). */
 	readonly rankingPost?: RankingPostSettings | undefined;
-	/** The championship forecast's points for P1, P2, … (issue 10 §4; absent: F1's 25-18-15-12-10-8-6-4-2-1). */
+	/** The championship forecast's points for P1, P2, … (absent: F1's 25-18-15-12-10-8-6-4-2-1). */
 	readonly points?: readonly number[] | undefined;
 	/** Dropped results: only each driver's best `bestResults` race scores count (absent: every result counts). */
 	readonly bestResults?: number | undefined;
@@ -71,7 +71,7 @@ export interface SeasonReset {
 	readonly share?: number | undefined;
 }
 
-/** The monthly ranking post (issue 7 §3): day of the month (1–28, so every month has it) and hour, local time. */
+/** The monthly ranking post: day of the month (1–28, so every month has it) and hour, local time. */
 export interface RankingPostSettings {
 	readonly day: number;
 	readonly hour: number;
@@ -93,7 +93,7 @@ export interface EventMeta {
 export type LeagueEventBody =
 	| { readonly type: 'league-configured'; readonly config: LeagueConfig }
 	/**
-	 * `preview`: the id of the preview confirmed into this race (issue 9 item 3). The log refuses a second event with
+	 * `preview`: the id of the preview confirmed into this race. The log refuses a second event with
 	 * the same preview id, so a Confirm pressed again (a retry, another process, after a restart) stores nothing.
 	 */
 	| {
@@ -124,7 +124,7 @@ export type LeagueEventBody =
 			/** The correction preview confirmed (as for race-submitted). */
 			readonly preview?: string | undefined;
 	  }
-	/** A voided race counts again, as it was before its void (issue 8 §3). */
+	/** A voided race counts again, as it was before its void. */
 	| { readonly type: 'race-restored'; readonly race: string; readonly reason: string }
 	| { readonly type: 'player-renamed'; readonly player: string; readonly name: string }
 	/** `preview`: the merge preview confirmed (as for race-submitted). */

@@ -1,7 +1,7 @@
 import type { Standing } from './replay.js';
 
 /**
- * What the monthly ranking post says about a period (issue 7 §3), from the standings at its start and at its end
+ * What the monthly ranking post says about a period, from the standings at its start and at its end
  * under one system: the top of the table, the biggest movers, the newcomers, who became established. Pure: the
  * standings come from `standingsAsOf` (through the daily records) and the races from the log.
  */

@@ -2,7 +2,7 @@ import { createReplay, type ReplayOptions } from './replay.js';
 import type { Race, RatingSummary, RatingSystem } from '../ratings/types.js';
 
 /**
- * A player's rating history under one system (issue 7 §4, the rating chart): for every race they were rated in,
+ * A player's rating history under one system (the rating chart): for every race they were rated in,
  * their state before it (grown over the idle days since their previous race, as the system rated it) and after it.
  * Between two points the rating follows `system.elapse` of the earlier race state (standings.ts), so a chart can
  * draw the idle stretches exactly.

@@ -89,7 +89,7 @@ export interface NameRules {
 
 /**
  * What is wrong with a raw name, or undefined when it is acceptable: the one rule for every name a person types,
- * on a scoreboard, in `/player rename`, as a league name, in a history CSV (issue 9 item 7). `what` names it in the
+ * on a scoreboard, in `/player rename`, as a league name, in a history CSV. `what` names it in the
  * message ("name", "league name"). Hostile-looking names (`@everyone`, `<@123>`, markdown, backticks, spoilers) are
  * acceptable: output escapes them (escapeForDiscord). A name may not start with `#`: player ids do (`#1`), and a
  * name that reads as an id would be credited to that player.
@@ -198,7 +198,7 @@ export function typoFinder(knownNames: readonly string[]): (name: string) => str
 		const name = normalizeName(raw);
 		if (exact.has(name)) return [];
 		const chars = [...name.toLowerCase()];
-		// Issue 8 §2: a known name plus an extra word (`Alice 82`, `Alice -`) or an invisible character comes first.
+		// a known name plus an extra word (`Alice 82`, `Alice -`) or an invisible character comes first.
 		const found: { name: string; distance: number }[] = coreKeys(name).flatMap((key) => {
 			const match = byKey.get(key);
 			return match === undefined ? [] : [{ name: match, distance: -1 }];

@@ -31,7 +31,7 @@ export function validName(name: unknown, what: string): string {
 /**
  * A name as a person gives it for something new (a player's new name, an alias, a league), tidied as a scoreboard
  * tidies it (NFC, one space between words), or a LeagueError saying what is wrong: the scoreboard's rules, one
- * function for every path (player-names.ts nameProblem; issue 9 item 7).
+ * function for every path (player-names.ts nameProblem).
  */
 export function newName(raw: unknown, what: string, rules?: NameRules): string {
 	if (typeof raw !== 'string') throw new LeagueError(`the ${what} must be text`);

@@ -56,7 +56,7 @@ export interface RaceEdit {
 	readonly by: string;
 	readonly at: string;
 	readonly reason: string;
-	/** The correction preview confirmed into this edit (issue 9 item 3). */
+	/** The correction preview confirmed into this edit. */
 	readonly preview?: string | undefined;
 	/** The time penalty given or withdrawn (`P3`). */
 	readonly penalty?: string | undefined;
@@ -81,7 +81,7 @@ export interface RaceRecord {
 	readonly submittedAt: string;
 	readonly status: 'confirmed' | 'voided';
 	readonly edits: readonly RaceEdit[];
-	/** The preview confirmed into this race (issue 9 item 3); absent for races stored otherwise (imports, the CLI). */
+	/** The preview confirmed into this race; absent for races stored otherwise (imports, the CLI). */
 	readonly preview?: string | undefined;
 }
 
@@ -176,7 +176,7 @@ export interface LeagueLog {
 	 * empty when it would be rated last.
 	 */
 	ratedAfterDate(date: string | undefined): RatedRace[];
-	/** The race a preview id was confirmed into, if it was (idempotent Confirm, issue 9 item 3). */
+	/** The race a preview id was confirmed into, if it was (idempotent Confirm). */
 	storedPreview(preview: string): StoredPreview | undefined;
 	/** The earliest rating position changed by an event after `basis` (Infinity when none). */
 	touchedSince(basis: number): RatingPosition;

@@ -1,7 +1,7 @@
 import type { LeagueConfig, RankingPostSettings } from './league-events.js';
 
 /**
- * The monthly ranking post's settings as a league has them (issue 7 §3). A league that never set them posts on day 1
+ * The monthly ranking post's settings as a league has them. A league that never set them posts on day 1
  * at 12:00 local time, as soon as it has a ranking channel; `enabled: false` turns the post off. Posting also needs a
  * ranking channel, so a league without one never posts, whatever `enabled` says.
  */

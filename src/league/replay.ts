@@ -351,7 +351,7 @@ function replayFrom<S, P>(
 		},
 		standings(day) {
 			// Rows are reused while a player's record is the same object (commit replaces records, never mutates
-			// them): between two races only that race's racers are grown and summarised again (issue 9 §4: 2,000
+			// them): between two races only that race's racers are grown and summarised again (2,000
 			// players grown for every read after each submission). The same computation per row, so the same bits.
 			const key = day ?? '';
 			let cached = standingsCache.get(key);

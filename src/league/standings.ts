@@ -3,7 +3,7 @@ import type { LeagueLog } from './race-log.js';
 import type { Race, RatingSystem } from '../ratings/types.js';
 
 /**
- * A league's standings as of a day (issue 7 §1): the one definition that reads, the daily job, the monthly post, the
+ * A league's standings as of a day: the one definition that reads, the daily job, the monthly post, the
  * charts and the CLI all share.
  *
  * The standings of `day` are the replay, in rating order (rating-order.ts), of the races that had happened by then
@@ -118,7 +118,7 @@ function countsAsPrefix(races: readonly Race[]): boolean {
 }
 
 /**
- * Whether standings of `day` computed at log seq `basis` still hold at the log's head (issue 7 §2: derived records
+ * Whether standings of `day` computed at log seq `basis` still hold at the log's head (derived records
  * are caches). They do while no later event changed rated history (LeagueLog.touchedSince: a void, edit, merge or
  * parameter change) and no race confirmed later counts on `day` (dated on or before it, or undated).
  */

@@ -115,7 +115,7 @@ export function glickoPeriod(rating: number, rd: number, games: readonly GlickoG
 	return { rating: rating + factor * surprise, rd: Math.sqrt(1 / precision), d2 };
 }
 
-/** The pieces of one player's rating period (glicko.pdf step 2), for explanations (issue 8 §4). */
+/** The pieces of one player's rating period (glicko.pdf step 2), for explanations. */
 export interface GlickoPeriodTerms {
 	/** q/(1/RD² + 1/d²): the change is this factor times the sum of `terms`. */
 	readonly factor: number;

@@ -1,7 +1,7 @@
 import type { Race, RankedEntry } from './types.js';
 
 /**
- * How retirements (DNF) are read (issue 10 §3, a choice `calibrate --choices` searches):
+ * How retirements (DNF) are read (a choice `calibrate --choices` searches):
  * - `ordered` (the default, and every reference's reading): below every finisher, in the order given;
  * - `tied`: below every finisher, all tied with one another (the order of retiring says little);
  * - `excluded`: left out of the race, as DNS (a retirement says nothing of pace).

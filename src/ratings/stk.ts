@@ -177,7 +177,7 @@ export interface StkExchange {
 
 /**
  * Steps 1-3 (spec; `computeNewRankings`) without the final sum: what rateRace adds up, and what an explanation of a
- * change shows (issue 8 §4). `field` order is the summation order of each racer's pair changes; STK sums in kart
+ * change shows. `field` order is the summation order of each racer's pair changes; STK sums in kart
  * order, rankRace gives finishing order, and the two differ only by floating-point rounding (the result of a pair
  * depends on times and quits alone). A DNF entry is a quit. Positions are not read: finish times decide.
  */

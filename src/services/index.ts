@@ -1,30 +1,30 @@
 import type { ChartRenderer } from '../charts/chart-types.js';
-import { newPreviewId } from './previews.js';
+import { newPreviewId } from './races/previews.js';
 import type { KeyValueNamespace, LeagueRepository } from '../storage/ports.js';
-import { createChangeCache } from './change-cache.js';
-import { createAutocompleteService, type AutocompleteService } from './autocomplete.js';
-import { createDailyStandingsService, type DailyStandingsService } from './daily-standings.js';
-import { createRankingComposer } from './ranking-composer.js';
-import { createLeaderboardService, type LeaderboardService } from './leaderboard-service.js';
-import { createLeagueService, type LeagueService } from './league-service.js';
-import { createLeagueCalibrateService, type LeagueCalibrateService } from './league-calibrate-service.js';
-import { createLeagueStatsService, type LeagueStatsService } from './league-stats-service.js';
-import { createLeagueTransferService, type LeagueTransferService } from './league-transfer-service.js';
-import { createLeagueDeleteService, type LeagueDeleteService } from './league-delete-service.js';
-import { createForecastService, type ForecastService } from './forecast-service.js';
-import { createOddsService, type OddsService } from './odds-service.js';
-import { createPlayerService, type PlayerService } from './player-service.js';
-import { createRaceService, type RaceService, type RaceServiceOptions } from './race-service.js';
-import type { MonthlyPostComposer } from './monthly-post-port.js';
-import { createRankingPostService, type RankingPostService } from './ranking-post-service.js';
-import { createRatingService, type RatingService } from './rating-service.js';
-import { createInboxService, type InboxService } from './inbox-service.js';
-import { createStandingsService, type StandingsService } from './standings-service.js';
+import { createChangeCache } from './caches/change-cache.js';
+import { createAutocompleteService, type AutocompleteService } from './players/autocomplete.js';
+import { createDailyStandingsService, type DailyStandingsService } from './ratings/daily-standings.js';
+import { createRankingComposer } from './posts/ranking-composer.js';
+import { createLeaderboardService, type LeaderboardService } from './ratings/leaderboard-service.js';
+import { createLeagueService, type LeagueService } from './leagues/league-service.js';
+import { createLeagueCalibrateService, type LeagueCalibrateService } from './calibration/league-calibrate-service.js';
+import { createLeagueStatsService, type LeagueStatsService } from './calibration/league-stats-service.js';
+import { createLeagueTransferService, type LeagueTransferService } from './transfer/league-transfer-service.js';
+import { createLeagueDeleteService, type LeagueDeleteService } from './leagues/league-delete-service.js';
+import { createForecastService, type ForecastService } from './ratings/forecast-service.js';
+import { createOddsService, type OddsService } from './ratings/odds-service.js';
+import { createPlayerService, type PlayerService } from './players/player-service.js';
+import { createRaceService, type RaceService, type RaceServiceOptions } from './races/race-service.js';
+import type { MonthlyPostComposer } from './posts/monthly-post-port.js';
+import { createRankingPostService, type RankingPostService } from './posts/ranking-post-service.js';
+import { createRatingService, type RatingService } from './ratings/rating-service.js';
+import { createInboxService, type InboxService } from './inbox/inbox-service.js';
+import { createStandingsService, type StandingsService } from './seasons/standings-service.js';
 import { createMemoryStore } from '../storage/memory-store.js';
 import type { Logger } from '../logger.js';
-import { createRoleSyncService, watchAppends, type RoleSyncService } from './role-sync-service.js';
-import { createRankRolesService, type RankRolesService } from './rank-roles-service.js';
-import { createSeasonService, type SeasonService } from './season-service.js';
+import { createRoleSyncService, watchAppends, type RoleSyncService } from './roles/role-sync-service.js';
+import { createRankRolesService, type RankRolesService } from './roles/rank-roles-service.js';
+import { createSeasonService, type SeasonService } from './seasons/season-service.js';
 import { witnessWrites } from './write-witness.js';
 
 /** Every service over one repository: what the router hands each command in its context. */
@@ -38,14 +38,14 @@ export interface Services {
 	readonly transfer: LeagueTransferService;
 	/** `/league delete` (previewed, with the export) and `/league undelete`. */
 	readonly deletion: LeagueDeleteService;
-	/** `/league stats`: each system's predictions backtested on the league's own history (issue 10 §3). */
+	/** `/league stats`: each system's predictions backtested on the league's own history. */
 	readonly stats: LeagueStatsService;
-	/** `/league calibrate`: one system calibrated on the league's history, applied on Confirm (issue 10 §3). */
+	/** `/league calibrate`: one system calibrated on the league's history, applied on Confirm. */
 	readonly calibrate: LeagueCalibrateService;
 	readonly races: RaceService;
 	readonly ratings: RatingService;
 	readonly odds: OddsService;
-	/** `/forecast` (issue 10 §4). */
+	/** `/forecast`. */
 	readonly forecast: ForecastService;
 	readonly leaderboard: LeaderboardService;
 	readonly players: PlayerService;
@@ -103,7 +103,7 @@ export function createServices(unwatched: LeagueRepository, options: ServicesOpt
 	const repo = witnessWrites(watchAppends(unwatched, (leagueId) => roleSync.leagueChanged(leagueId)));
 	const leagues = createLeagueService(repo, { clock });
 	const daily = createDailyStandingsService(repo);
-	// One rated history per (league, system) for /rating and /race show (issue 8 §4).
+	// One rated history per (league, system) for /rating and /race show.
 	const changes = createChangeCache(repo);
 	const composer = options.composer ?? createRankingComposer({ repo, daily, charts: options.charts });
 	const races = createRaceService(repo, leagues, { ...options, clock, changes });

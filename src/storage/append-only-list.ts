@@ -2,10 +2,10 @@ import { guildToDomain } from './records.js';
 import type { KeyValueNamespace } from './ports.js';
 
 /**
- * A list of ids that several processes append to at once (issue 9 item 5: a server's leagues, the servers with
+ * A list of ids that several processes append to at once (a server's leagues, the servers with
  * leagues). One key per entry, `<list>:<n>`, n contiguous from 0, each claimed with the store's atomic
  * insert-if-absent: an append that finds its slot taken moves to the next one, so no append is lost, unlike a
- * read-modify-write of one list value (9 of 80 concurrent creates vanished). A list written before issue 9 as one
+ * read-modify-write of one list value (9 of 80 concurrent creates vanished). A list written by older versions as one
  * value under `<list>` is read first, and never written again.
  *
  * An id may appear twice (two processes repairing the same missing entry); `read` returns each id once, in order.

@@ -57,7 +57,7 @@ export interface LeagueRepositoryOptions {
 	 * meanwhile (shards serve disjoint servers: in practice, an overlapping restart) shows up to this much later.
 	 */
 	readonly freshMs?: number;
-	/** Hears a cache write that failed after its event was stored (issue 9 item 3); default: nothing is logged. */
+	/** Hears a cache write that failed after its event was stored; default: nothing is logged. */
 	readonly log?: { warn(context: object, message: string): void } | undefined;
 }
 
@@ -107,7 +107,7 @@ const ALL_GUILDS = '*';
 
 /**
  * League ids are `<guild>.<name slug>`: stable, readable, unique per guild and name. A name with no letter or digit
- * (emoji only: 🏁) has an empty slug, so it takes `h` and a hash of the name instead (issue 9 item 5: every such
+ * (emoji only: 🏁) has an empty slug, so it takes `h` and a hash of the name instead (every such
  * league had the id `<guild>.`, and the second was refused as existing).
  */
 export const leagueId = (guildId: string, name: string): string => {
@@ -135,7 +135,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		log: logger,
 	} = options;
 	const events = store.namespace('events');
-	// In chunks: a big league's state is too large to parse or write in one turn (issue 9 §2).
+	// In chunks: a big league's state is too large to parse or write in one turn.
 	const states = createLeagueStateStore(store.namespace('league-state'));
 	// A server's leagues under its id, and the servers with leagues under ALL_GUILDS, as append-only lists.
 	const lists = createAppendOnlyList(store.namespace('guilds'));
@@ -170,7 +170,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	/**
 	 * The league's session, rolled forward to the store's head. For a read (`forRead`), a look at the store within the
 	 * last `freshMs` is enough: under load, one query per read kept every read of a league queued behind SQLite
-	 * (issue 9 §4: 800 lookups a second at 200 interactions a second).
+	 * (800 lookups a second at 200 interactions a second).
 	 */
 	const session = async (league: string, forRead = false): Promise<Session> => {
 		let s = sessions.get(league);
@@ -284,7 +284,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	/**
 	 * After an event is durable, the caches (league-state snapshot, rating snapshots and index) follow it. The event is
 	 * stored whatever happens here, so a failure (a full disk, a locked store) is a warning, never the append's error:
-	 * the caller answers "stored" and the caches are rebuilt from the log by the next read (issue 9 item 3). Each
+	 * the caller answers "stored" and the caches are rebuilt from the log by the next read. Each
 	 * system is brought separately, so one failing leaves the others warm.
 	 */
 	const refreshCaches = async (league: string, s: Session, seq: number, progress?: AppendOptions['progress']) => {
@@ -387,7 +387,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		async createLeague(config: LeagueConfig, by: string) {
 			const id = leagueId(config.guildId, config.name);
 			// The claim is the league's first event: seq 0 of `<guild>.<name slug>`, written with the store's atomic
-			// insert-if-absent, so of two processes creating one name exactly one creates it (issue 9 item 5). A
+			// insert-if-absent, so of two processes creating one name exactly one creates it. A
 			// league-configured event at a later seq would be a config change, silently replacing the winner's.
 			const created = await mutex.run(id, async () => {
 				const s = await session(id);

@@ -4,7 +4,7 @@ import type { KeyValueNamespace } from './ports.js';
 import { RecordError, stateToDomain, versioned } from './records.js';
 
 /**
- * The league-state snapshot (a cache of the log's fold, see league-repository.ts) stored in chunks (issue 9 §2). As
+ * The league-state snapshot (a cache of the log's fold, see league-repository.ts) stored in chunks. As
  * one record, a league of 15,000 races of 20 racers is a 20 MB JSON value: parsing it at a cold open blocked the
  * event loop for 320 ms, writing it every 500 events blocked as long, and it sat in memory as a string on the way.
  *

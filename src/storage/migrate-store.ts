@@ -2,7 +2,7 @@ import { StoreError } from './keyv-store.js';
 import type { EntityName, Store } from './ports.js';
 
 /**
- * `npm run migrate` (issue 9 §3): copy every record of every namespace from one store to another, as stored (the
+ * `npm run migrate`: copy every record of every namespace from one store to another, as stored (the
  * event log, the caches and snapshots, guild lists, daily records, job keys), then read every record back from the
  * target and compare. Run it with the bot stopped: records written during the copy may be missed (the read-back
  * then says which).

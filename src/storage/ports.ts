@@ -39,7 +39,7 @@ export interface Store {
 	readonly kind: string;
 	namespace(name: EntityName): KeyValueNamespace;
 	/**
-	 * Every (key, value) of a namespace, in no particular order (`npm run migrate`, issue 9 §3). Optional so test
+	 * Every (key, value) of a namespace, in no particular order (`npm run migrate`). Optional so test
 	 * doubles need not implement it; every real store does.
 	 */
 	scan?(name: EntityName): AsyncIterable<readonly [string, unknown]>;
@@ -60,7 +60,7 @@ export interface AppendResult extends ApplyResult {
 export interface AppendOptions {
 	/**
 	 * Hears the rating work after the event is stored, now and then: races replayed summed over every system, of
-	 * `total` (a big import's progress message, issue 8 §1).
+	 * `total` (a big import's progress message).
 	 */
 	readonly progress?: ((done: number, total: number) => void) | undefined;
 	/**
@@ -150,7 +150,7 @@ export interface LeagueRepository {
 	dailyCursor(leagueId: string): Promise<string | undefined>;
 	setDailyCursor(leagueId: string, day: string): Promise<void>;
 	/**
-	 * The services' caches derived from a league's log (the rated history /rating explains, issue 9 §2), plain JSON
+	 * The services' caches derived from a league's log (the rated history /rating explains), plain JSON
 	 * under `key`: like rating snapshots they only save work, and the log alone decides every result.
 	 */
 	readCache(leagueId: string, keys: readonly string[]): Promise<unknown[]>;

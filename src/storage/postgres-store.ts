@@ -6,7 +6,7 @@ import { type KeyRow, scanByKey } from './scan-by-key.js';
 import { serverName } from './server-name.js';
 
 /**
- * The PostgreSQL store (issue 9 §3): @keyv/postgres for get/set/getMany/delete (one `keyv` table, the same
+ * The PostgreSQL store: @keyv/postgres for get/set/getMany/delete (one `keyv` table, the same
  * `<namespace>:<key>` → keyv JSON rows as SQLite), and the driver for what the adapter has no operation for: the
  * atomic insert-if-absent, `INSERT … ON CONFLICT (key) DO NOTHING RETURNING key` (one statement, so atomic across
  * every process on the server; a row back means it was ours). `set` is the adapter's upsert, committed (and, with

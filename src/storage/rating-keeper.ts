@@ -54,7 +54,7 @@ export interface RatingKeeperOptions {
 	readonly every: number;
 	/**
 	 * A snapshot or index write failed (a full disk, a locked store). The replay's result stands (the log decides the
-	 * ratings; a later call writes the cache again), so this hears the failure instead of the caller (issue 9 item 3).
+	 * ratings; a later call writes the cache again), so this hears the failure instead of the caller.
 	 * Without it the failure is thrown.
 	 */
 	readonly onCacheError?: ((error: unknown, system: string, seq: number) => void) | undefined;
@@ -116,7 +116,7 @@ export function createRatingKeeper({
 				ratingIndexToDomain(await index.get(indexKey(system.id)), `rating index ${indexKey(system.id)}`);
 			indexes.set(system.id, entries);
 			const cur = await restore(log, system, entries);
-			/** Snapshots written by this replay: each is written as it is taken, not held to the end (issue 9 §2). */
+			/** Snapshots written by this replay: each is written as it is taken, not held to the end. */
 			const fresh: RatingIndexEntry[] = [];
 			try {
 				const slicer = createSlicer();
@@ -131,7 +131,7 @@ export function createRatingKeeper({
 					}
 					// Far from the head (a cold start, a void of R1) only every SPARSE-th snapshot is taken: a void there
 					// replays at most SPARSE × every races more, and a 15,000-race replay writes 20 snapshots, not 60
-					// (each a JSON string of every player: the garbage that grew the heap, issue 9 §2).
+					// (each a JSON string of every player: the garbage that grew the heap).
 					const sparse = rated.length - i - 1 > SPARSE * every;
 					if (cur.count % (sparse ? SPARSE * every : every) === 0) {
 						const replay = cur.replay.snapshot();

@@ -108,7 +108,7 @@ export function guildToDomain(raw: unknown, what: string): readonly string[] {
 }
 
 /**
- * A league's standings on one day, every system (issue 7 §2), as the daily job wrote them at log seq `basis`: a
+ * A league's standings on one day, every system, as the daily job wrote them at log seq `basis`: a
  * cache of `standingsAsOf`, valid while `standingsUnchangedSince(log, basis, day)`.
  */
 export interface DailyStandings {

@@ -5,7 +5,7 @@ import type { Store } from './ports.js';
 import { serverName } from './server-name.js';
 
 /**
- * The Redis store (issue 9 §3): @keyv/redis for get/set/getMany (one MGET)/delete over a client this store owns,
+ * The Redis store: @keyv/redis for get/set/getMany (one MGET)/delete over a client this store owns,
  * with keys `<namespace>:<key>` (behind `<prefix>::` when given) holding keyv JSON, as in SQLite; and the client
  * itself for what the adapter has no operation for: the atomic insert-if-absent `SET key value NX` (one command,
  * so atomic across every process on the server: OK when ours, nil when the key existed), and SCAN for migrate.

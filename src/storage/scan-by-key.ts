@@ -6,7 +6,7 @@ export interface KeyRow {
 
 /**
  * Every row of a keyv table in key order, by pages (keyset pagination: `key > last`), so a store of 15 MB
- * snapshots is never read in one result (issue 9 §3, migrate). `page(after, limit)` reads the next rows after the
+ * snapshots is never read in one result (migrate). `page(after, limit)` reads the next rows after the
  * key `after` (`''`: from the start).
  */
 export async function* scanByKey(

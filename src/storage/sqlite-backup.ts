@@ -7,7 +7,7 @@ import { STORE_ID_KEY } from './sqlite-identity.js';
 import { StoreIntegrityError } from './store-integrity-error.js';
 
 /**
- * `npm run backup` (issue 9 item 4): a consistent copy of a SQLite store, taken while the bot runs. The store is
+ * `npm run backup`: a consistent copy of a SQLite store, taken while the bot runs. The store is
  * opened as the bot opens it (identity and `quick_check` first: a damaged store is not backed up as if sound), and
  * copied with `VACUUM INTO`, one read transaction: in WAL mode the bot's writes go on meanwhile and the copy holds
  * every commit up to its start, never half of one. The copy is then checked on its own: `quick_check` and the same

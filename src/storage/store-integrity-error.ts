@@ -1,5 +1,5 @@
 /**
- * The store is not the one that was there, or is damaged (issue 9 item 4): a database deleted or replaced, a
+ * The store is not the one that was there, or is damaged: a database deleted or replaced, a
  * corrupt file, a store id that does not match its marker. The message is one line for the operator: what is wrong
  * and how to restore (docs/storage.md, "Backup and restore"). `npm start` prints it and exits with
  * STORE_DAMAGED_EXIT_CODE, without a stack trace.

@@ -5,7 +5,7 @@ import type { Store } from './ports.js';
 /**
  * `STORE_URL` → a Store. `sqlite://<path>` (default `sqlite://data/pitwall.sqlite`, relative to the working
  * directory), `memory://`, `postgresql://…` (or `postgres://…`) and `redis://…` (or `rediss://…`), each with an
- * atomic insert-if-absent on the server (issue 9 §3, docs/storage.md).
+ * atomic insert-if-absent on the server (docs/storage.md).
  */
 
 export const DEFAULT_STORE_URL = 'sqlite://data/pitwall.sqlite';

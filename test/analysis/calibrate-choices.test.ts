@@ -27,7 +27,7 @@ function history(): Race[] {
 	});
 }
 
-describe('calibrate over the choices that are not numbers (issue 10 §3)', () => {
+describe('calibrate over the choices that are not numbers', () => {
 	it('lists the combinations a history allows', () => {
 		const races = history();
 		expect(choicesFor('endure', races)).toHaveLength(9); // 3 readings × (carried: forgetting on/off; yearly)

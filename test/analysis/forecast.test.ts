@@ -6,7 +6,7 @@ import { F1_POINTS } from '../../src/formats/points-table.js';
 import { normalCdf } from '../../src/ratings/special.js';
 import type { Performance } from '../../src/ratings/types.js';
 
-/** Issue 10 §4: the championship forecast against closed forms and invariants. */
+/** the championship forecast against closed forms and invariants. */
 
 const SEASONS = 200_000;
 

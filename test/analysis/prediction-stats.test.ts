@@ -5,7 +5,7 @@ import { backtest, type RacePrediction } from '../../src/analysis/backtest.js';
 import { createPredictionStats, reliabilityBin } from '../../src/analysis/prediction-stats.js';
 import type { Race } from '../../src/ratings/types.js';
 
-/** Issue 10 §3: winners picked and the reliability table behind /league stats. */
+/** winners picked and the reliability table behind /league stats. */
 
 const entry = (player: string, position: number) => ({ player, position, status: 'finished' as const });
 

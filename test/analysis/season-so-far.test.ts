@@ -3,7 +3,7 @@ import { racesLeftFromLastYear } from '../../src/analysis/forecast-setup.js';
 import { isUndatedHistory, MAX_CONTENDERS, seasonSoFar } from '../../src/analysis/season-so-far.js';
 import type { Race, RaceEntry } from '../../src/ratings/types.js';
 
-/** Issue 10 §4: the season so far that the forecast starts from (hand-counted). */
+/** the season so far that the forecast starts from (hand-counted). */
 
 const finished = (player: string, position: number): RaceEntry => ({ player, position, status: 'finished' });
 const race = (id: string, date: string | undefined, entries: RaceEntry[]): Race => ({ id, date, entries });

@@ -23,8 +23,8 @@ import {
 	type WebRaceDetail,
 	type WebStanding,
 	type WebStandings,
-} from '../../src/services/league-web-service.js';
-import { leagueScale } from '../../src/services/shown-scale.js';
+} from '../../src/services/web/league-web-service.js';
+import { leagueScale } from '../../src/services/ratings/shown-scale.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { LeagueInfo } from '../../src/storage/ports.js';
 import { addRace, organizer, world } from '../services/helpers.js';

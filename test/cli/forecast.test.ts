@@ -6,7 +6,7 @@ import { addRace, member, organizer, world } from '../services/helpers.js';
 import { leagueParamArgs } from '../support/league-params.js';
 import { runCli } from './run-cli.js';
 
-/** `pitwall forecast` (issue 10 §4): the numbers of the bot's /forecast for the same history and day. */
+/** `pitwall forecast`: the numbers of the bot's /forecast for the same history and day. */
 
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-forecast-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { effectField } from '../../commands/rating-effect-text.js';
-import type { RatingEffect, RatingMove } from '../../src/services/rating-effect.js';
+import type { RatingEffect, RatingMove } from '../../src/services/races/rating-effect.js';
 import type { LeagueInfo } from '../../src/storage/ports.js';
 
 const league = {

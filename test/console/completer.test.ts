@@ -1,5 +1,5 @@
 /**
- * TAB completion (issue 8 §5) against the real registry's definitions: commands, subcommands, option names and
+ * TAB completion against the real registry's definitions: commands, subcommands, option names and
  * choices come from `commands/index.ts` data; autocomplete options are asked through the router, so the console
  * offers exactly what Discord's autocomplete would (checked against the autocomplete service on the sample league).
  */

@@ -1,5 +1,5 @@
 /**
- * `/forecast` in the local console (issue 10 §4): the real registry, router, services and an in-thread chart renderer
+ * `/forecast` in the local console: the real registry, router, services and an in-thread chart renderer
  * over a memory store; the console prints the embed as text and writes the chart.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §3: /league calibrate in the local console, in-process, over the sample league the console seeds: the
+ * /league calibrate in the local console, in-process, over the sample league the console seeds: the
  * proposal printed with its buttons, `confirm` applies it, and /league info then shows the new parameters.
  */
 import { PassThrough } from 'node:stream';
@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logger.js';
 import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { createServices } from '../../src/services/index.js';
-import { LEAGUE_MAX_EVALUATIONS } from '../../src/services/league-calibrate-service.js';
+import { LEAGUE_MAX_EVALUATIONS } from '../../src/services/calibration/league-calibrate-service.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 

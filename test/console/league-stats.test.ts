@@ -1,5 +1,5 @@
 /**
- * Issue 10 §3: /league stats in the local console, in-process, over the sample league the console seeds: the embed
+ * /league stats in the local console, in-process, over the sample league the console seeds: the embed
  * printed as text (the table, the best predictor) and the reliability chart written as a PNG, its path printed.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

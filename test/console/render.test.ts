@@ -1,4 +1,4 @@
-/** Replies as the console prints them: Discord's markdown made readable, embeds as lines (issue 8 §3, §5). */
+/** Replies as the console prints them: Discord's markdown made readable, embeds as lines. */
 import { describe, expect, it } from 'vitest';
 import { markdownToText, renderMessage } from '../../src/console/render.js';
 import { escapeForDiscord } from '../../src/formats/discord-escape.js';

@@ -1,5 +1,5 @@
 /**
- * `npm start` without a token, typed in a terminal (issue 8 §5): the console runs in a tmux pane (a real
+ * `npm start` without a token, typed in a terminal: the console runs in a tmux pane (a real
  * pseudo-terminal) over the sample league, in an empty working directory with its own store, so the repository's
  * data/ is never touched. The screen is read with `capture-pane`, polled until what is expected shows or a timeout.
  * Checked as a user sees it: the prompt, the echo, TAB on a command and on a player name, ↑ recalling the previous

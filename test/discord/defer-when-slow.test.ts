@@ -19,7 +19,7 @@ function fakeInteraction() {
 
 const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value));
 
-describe('deferWhenSlow (issue 9 item 2: /league config on a big league)', () => {
+describe('deferWhenSlow (/league config on a big league)', () => {
 	it('fast work is answered directly: no defer', async () => {
 		const { sent, interaction } = fakeInteraction();
 		expect(await deferWhenSlow(interaction, after(1, 'done'), 200)).toBe('done');

@@ -1,5 +1,5 @@
 /**
- * Slow subcommands defer before any work (issue 9 item 2: on a league of 15,000 races `/race void` replays for
+ * Slow subcommands defer before any work (on a league of 15,000 races `/race void` replays for
  * seconds, past Discord's 3 s): the first thing Discord hears is the deferred "thinking…", public like the answer.
  * `/race submit` without results still opens its form (a modal cannot follow a defer). `/league config` defers only
  * when slow (test/discord/defer-when-slow.test.ts).
@@ -17,7 +17,7 @@ async function firstAndLast(name: string, options: Parameters<typeof bot.run>[1]
 	return { first, last };
 }
 
-describe('slow subcommands defer first (issue 9 item 2)', () => {
+describe('slow subcommands defer first', () => {
 	it('/race void, restore, show and list, /player rename: a public defer, then the answer', async () => {
 		await bot.run('league', [sub('create', [text('name', 'Deferred')])], ORGANIZER);
 		const p = await bot.preview([text('results', '1. Ann 60.1\n2. Bob 61.2')]);

@@ -1,5 +1,5 @@
 /**
- * Discord's faults (issue 9 §3), through the REAL discord.js client: a 429 with retry-after, 5xx answers, and a dropped
+ * Discord's faults, through the REAL discord.js client: a 429 with retry-after, 5xx answers, and a dropped
  * gateway. The bot waits and retries what is safe to retry (discord.js's REST queue: the request was not taken, so
  * nothing is doubled), resumes its gateway session, and logs what it gave up on without the interaction token.
  */

@@ -1,5 +1,5 @@
 /**
- * Why did my rating move (issue 8 §4), end to end through the fake Discord: /rating and /race show explain a Folyami
+ * Why did my rating move, end to end through the fake Discord: /rating and /race show explain a Folyami
  * race with the rating module's own numbers (folyamiPair, fieldOdds), and a 100-racer race stays within Discord's
  * embed limits in the preview and in /race show.
  */

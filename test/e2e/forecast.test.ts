@@ -1,5 +1,5 @@
 /**
- * `/forecast` end to end (issue 10 §4): the REAL discord.js client against the fake Discord, the real router,
+ * `/forecast` end to end: the REAL discord.js client against the fake Discord, the real router,
  * services and chart renderer (worker thread) over a memory store, on a fixed clock. The answer is a public embed
  * within Discord's limits with the P(title) chart attached; refusals are ephemeral and specific.
  */

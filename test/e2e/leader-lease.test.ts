@@ -1,5 +1,5 @@
 /**
- * Exactly one ranking post per league and month with two bot processes on one store (issue 9 §3): both run the
+ * Exactly one ranking post per league and month with two bot processes on one store: both run the
  * scheduled job (test/e2e/fixtures/job-process.ts: the real client, jobs, poster, scheduler and lease) on a clock the
  * test advances; only the lease holder posts. The leader is then killed (SIGKILL) and the other takes over: the
  * next month is posted once, by it.

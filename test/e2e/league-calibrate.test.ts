@@ -1,5 +1,5 @@
 /**
- * Issue 10 §3 end to end through the fake Discord: an organizer runs /league calibrate on the ZakStunts sample league
+ * /league calibrate end to end through the fake Discord: an organizer runs /league calibrate on the ZakStunts sample league
  * (imported with /league import), gets within 3 s an ephemeral "thinking…", then the proposal (current → proposed, the
  * gain) with Confirm / Cancel; Confirm applies it as one settings change, says what changed and announces it; a second
  * Confirm stores nothing; a proposal of a league that moved on is refused; members are refused; a second ask while
@@ -11,7 +11,7 @@ import { calibrate } from '../../src/analysis/calibrate.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem } from '../../src/ratings/index.js';
-import { LEAGUE_MAX_EVALUATIONS } from '../../src/services/league-calibrate-service.js';
+import { LEAGUE_MAX_EVALUATIONS } from '../../src/services/calibration/league-calibrate-service.js';
 import type { Json, ReplyEvent } from './fake-discord.js';
 import {
 	content,

@@ -11,7 +11,7 @@ import { fmtPct, fmtPosition, fmtRating } from '../../commands/shared.js';
 import { deployCommands } from '../../src/discord/deploy-commands.js';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
-import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
+import { fieldOdds, headToHead } from '../../src/ratings/odds/odds.js';
 import type { Race } from '../../src/ratings/types.js';
 import type { RawOption } from './fake-discord-wire.js';
 import {
@@ -141,7 +141,7 @@ describe('league commands end to end', () => {
 		expect(visible(stored[2]!)).toMatch(/^New race in \*\*Sunday Cup\*\*: \*\*R1\*\*\.\nSunday Cup\nR1: Opener\n/);
 		expect(flagsOf(stored[2]!) & EPHEMERAL).toBe(0);
 		expect(await eventCount()).toBe(2);
-		// A second press stores nothing and says where the race is (issue 9 item 3).
+		// A second press stores nothing and says where the race is.
 		const again = await click(p.confirm!);
 		expect(visible(again[1]!)).toBe('Already stored as **R1** in **Sunday Cup**: nothing was stored twice.');
 		expect(await eventCount()).toBe(2);
@@ -297,7 +297,7 @@ describe('league commands end to end', () => {
 				text('reason', 'typo @everyone'),
 			]),
 		];
-		// A correction is previewed, only to its author, and stored only on Confirm (issue 8 §3).
+		// A correction is previewed, only to its author, and stored only on Confirm.
 		const previewed = await run('race', editOptions, ORGANIZER);
 		expect(previewed.deferred).toBe(true);
 		expect((previewed as unknown as { flagsOfDefer: number }).flagsOfDefer & EPHEMERAL).toBe(EPHEMERAL);

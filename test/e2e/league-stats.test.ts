@@ -1,5 +1,5 @@
 /**
- * Issue 10 §3 end to end through the fake Discord: a member runs /league stats on the ZakStunts sample league
+ * /league stats end to end through the fake Discord: a member runs /league stats on the ZakStunts sample league
  * (imported with /league import) and gets, within 3 s, a public embed with each system's winner log-likelihood,
  * Brier score, winners picked and races, the best predictor, and the reliability chart attached as its image. A
  * league with too few races gets an ephemeral refusal that says how many it has.

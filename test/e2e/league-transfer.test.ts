@@ -1,5 +1,5 @@
 /**
- * Issue 8 §1 end to end through the fake Discord: an organizer imports ZakStunts into a new league with
+ * The history import and export end to end through the fake Discord: an organizer imports ZakStunts into a new league with
  * /league import, exports it with /league export, re-imports the exported history into another league, and every
  * system's standings come out identical. Every answer is checked: ephemeral, pings nobody, within 2000 characters,
  * files attached where promised; a refused import stores nothing.

@@ -15,10 +15,10 @@ import { MONTHLY_POST_JOB } from '../../src/jobs/monthly-post-job.js';
 import { createScheduler, type Scheduler } from '../../src/jobs/scheduler.js';
 import { createLogger } from '../../src/logger.js';
 import { createServices, type Services } from '../../src/services/index.js';
-import { createNoticeService } from '../../src/services/notices.js';
+import { createNoticeService } from '../../src/services/posts/notices.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
-import type { ChannelPoster } from '../../src/services/monthly-post-port.js';
+import type { ChannelPoster } from '../../src/services/posts/monthly-post-port.js';
 import type { KeyValueNamespace, LeagueRepository } from '../../src/storage/ports.js';
 import { PNG_SIGNATURE, testComposer } from '../jobs/helpers.js';
 import {

@@ -79,7 +79,7 @@ describe('/league config', () => {
 				'Organizers: Manage Server',
 				'Yearly reset: no',
 				'Retirements: below the finishers, in their order',
-				// Created with the new-league defaults (src/league/league-defaults.ts, issue 10 §3), shown as set.
+				// Created with the new-league defaults (src/league/league-defaults.ts), shown as set.
 				'Parameters of `folyami`: `k=20`',
 				'Parameters of `glicko`: `c=2`',
 				'Parameters of `endure`: `phi=0.999653`',
@@ -256,7 +256,7 @@ describe('/player rename', () => {
 	});
 });
 
-describe('names follow the scoreboard rules (issue 9 item 7)', () => {
+describe('names follow the scoreboard rules', () => {
 	const refusedNames: [string, string, RegExp][] = [
 		['a newline', 'Caro\nline', /contains the character U\+000A: control and invisible formatting characters/],
 		['a right-to-left override', 'Caro\u202Eline', /contains the character U\+202E: control and invisible/],

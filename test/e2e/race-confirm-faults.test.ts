@@ -6,7 +6,7 @@ import type { Actor, RawOption } from './fake-discord.js';
 import { content, EPHEMERAL, flagsOf, ORGANIZER, sub, text, useLeagueBot, visible } from './league-bot.js';
 
 /**
- * Issue 9 items 3 and 6 through the real discord.js client and the fake Discord: what the organizer sees when a cache
+ * Confirm under faults, through the real discord.js client and the fake Discord: what the organizer sees when a cache
  * write fails after the race is stored, when the durable write itself fails, on a second Confirm, and when the
  * organizer role is set to a role every member has or revoked between the preview and Confirm.
  */
@@ -26,7 +26,7 @@ beforeAll(() => {
 	steward = { userId: '400000000000000007', roles: [stewards] };
 });
 
-describe('the organizer role (issue 9 item 6a)', () => {
+describe('the organizer role', () => {
 	it('@everyone and managed roles are refused; a role organizer cannot change the role; Manage Server can', async () => {
 		const create = (organizerRole: string) =>
 			[sub('create', [text('name', 'Sunday Cup'), role('organizer-role', organizerRole)])] as RawOption[];
@@ -49,7 +49,7 @@ describe('the organizer role (issue 9 item 6a)', () => {
 	});
 });
 
-describe('a stored race is acknowledged (issue 9 item 3)', () => {
+describe('a stored race is acknowledged', () => {
 	it('a cache write failing after the race is stored: "Stored as R1"; a second Confirm stores nothing', async () => {
 		const p = await bot.preview([text('results', '1. Alice; 2. Bob')]);
 		store.failSet = (namespace) => CACHES.includes(namespace);
@@ -78,7 +78,7 @@ describe('a stored race is acknowledged (issue 9 item 3)', () => {
 	});
 });
 
-describe('organizer status at Confirm (issue 9 item 6b)', () => {
+describe('organizer status at Confirm', () => {
 	it('a steward whose role was revoked after the preview cannot Confirm or Cancel it; nothing stored', async () => {
 		const p = await bot.preview([text('results', '1. Alice; 2. Bob')], steward);
 		const revoked = { ...steward, roles: [] };
@@ -93,7 +93,7 @@ describe('organizer status at Confirm (issue 9 item 6b)', () => {
 	});
 });
 
-describe('a double click (issue 9 item 3)', () => {
+describe('a double click', () => {
 	it('two presses of Confirm at once: one "Stored as R4" with its announcement, one "Already stored", one event', async () => {
 		const p = await bot.preview([text('results', '1. Carol; 2. Alice')]);
 		const answers = await Promise.all([bot.click(p.confirm!), bot.click(p.confirm!)]);

@@ -1,5 +1,5 @@
 /**
- * Replies that used to pass Discord's 2,000 characters (issue 9 item 1), through the REAL discord.js client and the
+ * Replies that used to pass Discord's 2,000 characters, through the REAL discord.js client and the
  * fake Discord: a scoreboard with many long bad lines, /player merge after 400 shared races, and a server with 40
  * leagues. Each answer stays within the limit, ephemeral, and says how much it left out.
  */

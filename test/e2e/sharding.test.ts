@@ -1,5 +1,5 @@
 /**
- * SHARDS=N (issue 9 §3): the process becomes discord.js's ShardingManager and runs one bot process per shard, each
+ * SHARDS=N: the process becomes discord.js's ShardingManager and runs one bot process per shard, each
  * identifying as its shard; the fake Discord sends the guild's interactions to its shard only (as Discord does), so
  * each is answered once; SIGTERM to the manager stops every shard. A bad SHARDS is one clear line and exit code 2.
  */

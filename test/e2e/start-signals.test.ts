@@ -1,6 +1,6 @@
 /**
  * A service manager stops the bot with SIGTERM (SIGINT from a terminal) sent to the process it started, `npm start`
- * (issue 9, item 9). npm forwards the signal to its script's process only, so that process must be the bot: the test
+ *. npm forwards the signal to its script's process only, so that process must be the bot: the test
  * runs the real start path and asserts that no process of the tree survives the signal, that the run ends with exit
  * code 0, and that the SQLite store was closed cleanly (its write-ahead log checkpointed and removed).
  */
@@ -93,7 +93,7 @@ afterEach(async () => {
 	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('npm start and signals (issue 9, item 9)', () => {
+describe('npm start and signals', () => {
 	it.each(['SIGTERM', 'SIGINT'] as const)(
 		'%s to npm stops the bot: no process of the tree survives, exit 0, the store closed cleanly',
 		async (signal) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 7 "Done means": a league run across two months on a fixed clock, end to end. The REAL discord.js client
+ * A league run across two months on a fixed clock, end to end. The REAL discord.js client
  * against the fake Discord; the real router, services, scheduler, daily-standings and monthly-post jobs, the real
  * ranking composer and chart renderer (worker thread) over a memory store. The clock is injected; each hourly tick
  * runs both jobs with `runNow` (fake timers would stop the client's own heartbeat and REST timers).
@@ -30,7 +30,7 @@ import { createLogger } from '../../src/logger.js';
 import { raceSystems } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
 import { createServices, type Services } from '../../src/services/index.js';
-import { createNoticeService } from '../../src/services/notices.js';
+import { createNoticeService } from '../../src/services/posts/notices.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { LeagueRepository } from '../../src/storage/ports.js';

@@ -1,5 +1,5 @@
 /**
- * Embeds fitted to Discord's limits (issue 8 §3, issue 9 §1): every part within its own limit, all within 6,000, lists
+ * Embeds fitted to Discord's limits: every part within its own limit, all within 6,000, lists
  * shortened by whole lines with "…and N more", and discord.js's EmbedBuilder (whose setters validate the limits)
  * accepting the result.
  */

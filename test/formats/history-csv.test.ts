@@ -130,7 +130,7 @@ describe('parseHistoryCsv', () => {
 		],
 		['bad mode', 'race,player,position,mode\nR1,A,1,drift\n', 'h.csv:2: mode must be tt or items, got "drift"'],
 		['broken quoting', 'race,player,position\nR1,"A,1\n', 'h.csv:2: unterminated quoted field'],
-		// Issue 9 item 8: numbers that read as Infinity or lose their digits, control characters in names.
+		// numbers that read as Infinity or lose their digits, control characters in names.
 		[
 			'a 309-digit position (Infinity)',
 			`race,player,position\nR1,A,1\nR1,B,${'9'.repeat(309)}\n`,
@@ -197,7 +197,7 @@ describe('parseHistoryCsv', () => {
 			'h.csv:2: the race id contains the character U+000A: a race id may not hold control characters',
 		],
 	];
-	it('keeps a race dated before the previous one in file order, with a warning naming its line (issue 8 §1)', () => {
+	it('keeps a race dated before the previous one in file order, with a warning naming its line', () => {
 		const warnings: string[] = [];
 		const text = 'race,date,player,position\nR1,2021-03-01,A,1\nR2,,A,1\nR3,2021-02-28,A,1\nR4,2021-03-02,A,1\n';
 		const races = parseHistoryCsv(text, 'h.csv', (w) => warnings.push(w));
@@ -334,7 +334,7 @@ describe('the team column', () => {
 	});
 });
 
-describe('writeHistoryCsv never writes what parseHistoryCsv refuses (issue 9 item 8)', () => {
+describe('writeHistoryCsv never writes what parseHistoryCsv refuses', () => {
 	const one = (entry: Partial<Race['entries'][number]>, race: Partial<Race> = {}): Race[] => [
 		{ id: 'R1', entries: [{ player: 'A', position: 1, status: 'finished', ...entry }], ...race },
 	];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countedPoints, parsePointsTable, pointsTableText } from '../../src/formats/points-table.js';
 
-/** Issue 10 §4: the points systems of the championship forecast. */
+/** the points systems of the championship forecast. */
 describe('parsePointsTable', () => {
 	it('reads the named systems and custom lists', () => {
 		expect(parsePointsTable('f1')).toEqual([25, 18, 15, 12, 10, 8, 6, 4, 2, 1]);

@@ -1,12 +1,12 @@
 /**
- * The shown scale (issue 8 §3): endure and speed as Elo-like points must keep the meaning of Elo points, that a gap of
+ * The shown scale: endure and speed as Elo-like points must keep the meaning of Elo points, that a gap of
  * D points is P(ahead) = 1 / (1 + 10^(-D/400)) head to head, under each system's own performance model; the
  * uncertainty is one standard deviation of R (√k, extended form) in points; the other systems are shown as computed.
  */
 import { describe, expect, it } from 'vitest';
 import { POINTS_CENTRE, POINTS_PER_UNIT, ratingScale, shownSummary } from '../../src/formats/rating-scale.js';
 import { getSystem } from '../../src/ratings/index.js';
-import { headToHead } from '../../src/ratings/odds.js';
+import { headToHead } from '../../src/ratings/odds/odds.js';
 
 const elo = (gap: number) => 1 / (1 + Math.pow(10, -gap / 400));
 

@@ -5,7 +5,7 @@ import { parseScoreboard } from '../../src/formats/scoreboard.js';
 import { writeScoreboardCsv } from '../../src/formats/scoreboard-csv.js';
 
 /**
- * The corpus of issue 8 §2: one paste per source in test/fixtures/scoreboards (hand-written, see PROVENANCE.md),
+ * The corpus of pastes: one paste per source in test/fixtures/scoreboards (hand-written, see PROVENANCE.md),
  * each with what it must parse to: `name.expected.csv` (as `pitwall scoreboard` prints it) and `name.warnings.txt`,
  * or `name.errors.txt` for a paste that must be refused; `name.known.txt` lists the league's players when given.
  */

@@ -226,7 +226,7 @@ describe('parseScoreboard: CSV', () => {
 const summary = (text: string, options?: ScoreboardOptions): string[] =>
 	ok(text, options).entries.map((e) => [e.position, e.player, e.time ?? '-', e.status].join(' '));
 
-describe('parseScoreboard: pasted from anywhere (issue 8 §2)', () => {
+describe('parseScoreboard: pasted from anywhere', () => {
 	it('numbers that tell racers apart stay in their names, even when every line has one (Driver 0041, Driver 0042)', () => {
 		const board = ok(lines('1. Driver 0041 61.234', '2. Driver 0042 62.500', 'Driver 0043 DNF'));
 		expect(board.entries.map((e) => e.player)).toEqual(['Driver 0041', 'Driver 0042', 'Driver 0043']);
@@ -711,7 +711,7 @@ describe('parseScoreboard: titles, comments, tables copied with spaces, iRacing,
 	});
 });
 
-describe('parseScoreboard: CSV exports (issue 8 §2)', () => {
+describe('parseScoreboard: CSV exports', () => {
 	it('reads Pos/Driver/Time/Gap columns, ignores laps, car and best lap, takes DNF from the position column', () => {
 		const text = lines(
 			'Pos,Driver,Car,Laps,Time,Gap,Best Lap',
@@ -732,7 +732,7 @@ describe('parseScoreboard: CSV exports (issue 8 §2)', () => {
 		expect(warnings).toEqual([]);
 	});
 
-	it('reads an unknown column with a warning (it was an error before issue 8)', () => {
+	it('reads an unknown column with a warning (it was once an error)', () => {
 		expect(ok(lines('player,position,colour', 'Alice,1,Red'))).toMatchObject({
 			entries: [{ player: 'Alice', position: 1, status: 'finished' }],
 			warnings: [
@@ -793,7 +793,7 @@ describe('parseScoreboard: every bad input, with its line and message', () => {
 			['1: the line contains the character U+200B: control and invisible formatting characters are not allowed'],
 		],
 		[
-			'a left-to-right mark (any invisible format character, issue 9 item 7)',
+			'a left-to-right mark (any invisible format character)',
 			lines('1. Al\u200Eice', '2. Bob'),
 			['1: the line contains the character U+200E: control and invisible formatting characters are not allowed'],
 		],
@@ -803,7 +803,7 @@ describe('parseScoreboard: every bad input, with its line and message', () => {
 			['2: the line contains the character U+00AD: control and invisible formatting characters are not allowed'],
 		],
 		[
-			'a player id where the name goes (issue 9 item 7: never credited to player #1)',
+			'a player id where the name goes (never credited to player #1)',
 			lines('1. #1', '2. Bob'),
 			[
 				'1: this line seems to hold several racers: put one racer per line, or separate racers with ";" (1. Alice 1:01.5; 2. Bob 1:02.3)',
@@ -836,7 +836,7 @@ describe('parseScoreboard: every bad input, with its line and message', () => {
 				'1: expected a player name before "1:23.456" (put a name that looks like a time or a status in quotes: "1:23.456")',
 			],
 		],
-		// Issue 8 §2: gaps behind the leader are read now (see "pasted from anywhere"); only the leader cannot have one.
+		// gaps behind the leader are read now (see "pasted from anywhere"); only the leader cannot have one.
 		[
 			'a gap on the leader',
 			lines('1. Alice +1.234', '2. Bob 1:23.456'),
@@ -1183,7 +1183,7 @@ const quotedNameArb = fc
 		maxLength: 20,
 	})
 	.map((raw) => ({ raw, name: raw.replace(/\s+/gu, ' ').trim() }))
-	.filter(({ name }) => name !== '' && !name.startsWith('#')); // a leading # is a player id's (issue 9 item 7)
+	.filter(({ name }) => name !== '' && !name.startsWith('#')); // a leading # is a player id's
 
 const timeArb = fc.integer({ min: 1, max: 359_999_999 }).map((ms) => {
 	const s = ms / 1000;
@@ -1292,7 +1292,7 @@ describe('parseScoreboard: properties', () => {
 		);
 	});
 
-	/** Issue 8 §2: boards written the ways results are pasted (ordinals, separators, comma decimals, points). */
+	/** boards written the ways results are pasted (ordinals, separators, comma decimals, points). */
 	const pastedBoardArb = fc.record({
 		racers: fc.uniqueArray(
 			fc.record({

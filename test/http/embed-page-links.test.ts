@@ -9,7 +9,7 @@ import { leaderboardEmbed } from '../../commands/leaderboard.js';
 import { ratingEmbed } from '../../commands/rating.js';
 import { buildHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { createLeagueWebService } from '../../src/services/league-web-service.js';
+import { createLeagueWebService } from '../../src/services/web/league-web-service.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, organizer, world } from '../services/helpers.js';
 

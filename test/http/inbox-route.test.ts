@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildHttpServer } from '../../src/http/server.js';
 import { fileNameOf } from '../../src/http/routes/inbox.js';
 import { createLogger } from '../../src/logger.js';
-import { createInboxService, type InboxOutlet } from '../../src/services/inbox-service.js';
-import type { ChannelMessage } from '../../src/services/monthly-post-port.js';
+import { createInboxService, type InboxOutlet } from '../../src/services/inbox/inbox-service.js';
+import type { ChannelMessage } from '../../src/services/posts/monthly-post-port.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { eventCount, organizer, world } from '../services/helpers.js';
 

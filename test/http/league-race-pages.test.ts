@@ -20,8 +20,12 @@ import { ratingChartSvg } from '../../src/http/pages/rating-chart-svg.js';
 import { whyLines } from '../../src/http/pages/why-format.js';
 import { buildHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { createLeagueWebService, type WebForecast, type WebRaceDetail } from '../../src/services/league-web-service.js';
-import { leagueScale } from '../../src/services/shown-scale.js';
+import {
+	createLeagueWebService,
+	type WebForecast,
+	type WebRaceDetail,
+} from '../../src/services/web/league-web-service.js';
+import { leagueScale } from '../../src/services/ratings/shown-scale.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, organizer, world, type World } from '../services/helpers.js';
 

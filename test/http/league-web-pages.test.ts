@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import type { LeaderboardService } from '../../src/services/leaderboard-service.js';
-import { createLeagueWebService, type WebChampionship } from '../../src/services/league-web-service.js';
+import type { LeaderboardService } from '../../src/services/ratings/leaderboard-service.js';
+import { createLeagueWebService, type WebChampionship } from '../../src/services/web/league-web-service.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, member, organizer, world, type World } from '../services/helpers.js';
 

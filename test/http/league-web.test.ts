@@ -13,7 +13,7 @@ import replay from '../../src/cli/commands/replay.js';
 import { writeHistoryCsv } from '../../src/formats/history-csv.js';
 import { buildHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { createLeagueWebService, type WebStandings } from '../../src/services/league-web-service.js';
+import { createLeagueWebService, type WebStandings } from '../../src/services/web/league-web-service.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, GUILD, organizer, world, type World } from '../services/helpers.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { createLeagueWebService } from '../../src/services/league-web-service.js';
+import { createLeagueWebService } from '../../src/services/web/league-web-service.js';
 import { createServices } from '../../src/services/index.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { createInboxService, type InboxOutlet } from '../../src/services/inbox-service.js';
+import { createInboxService, type InboxOutlet } from '../../src/services/inbox/inbox-service.js';
 import { StoreIntegrityError } from '../../src/storage/store-integrity-error.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { StoreUnavailableError } from '../../src/storage/store-unavailable-error.js';

@@ -10,7 +10,7 @@ import type {
 	ComposeOptions,
 	MonthlyPostComposer,
 	PostFailure,
-} from '../../src/services/monthly-post-port.js';
+} from '../../src/services/posts/monthly-post-port.js';
 
 /** A small valid PNG: 8×4, left half red. */
 export function testPng(): Buffer {

@@ -1,5 +1,5 @@
 /**
- * The leader lease (issue 9 §3): never two leaders in one period, whatever the interleaving; a living leader keeps
+ * The leader lease: never two leaders in one period, whatever the interleaving; a living leader keeps
  * the lease; a dead one is replaced within two periods; the scheduler runs jobs only where the lease is.
  */
 import { describe, expect, it } from 'vitest';

@@ -9,7 +9,7 @@ import { createMonthlyPostJob } from '../../src/jobs/monthly-post-job.js';
 import { createScheduler, type Scheduler } from '../../src/jobs/scheduler.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createServices, type Services } from '../../src/services/index.js';
-import { createNoticeService, type NoticeService } from '../../src/services/notices.js';
+import { createNoticeService, type NoticeService } from '../../src/services/posts/notices.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { KeyValueNamespace, Store } from '../../src/storage/ports.js';

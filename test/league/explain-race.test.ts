@@ -7,7 +7,7 @@ import stkOracle from '../fixtures/stk/G1_single_races.json' with { type: 'json'
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { explainRace, expectedRanks, type RacerExplanation } from '../../src/league/explain-race.js';
 import { createReplay } from '../../src/league/replay.js';
-import { fieldOdds } from '../../src/ratings/odds.js';
+import { fieldOdds } from '../../src/ratings/odds/odds.js';
 import { rankRace } from '../../src/ratings/race.js';
 import { systems } from '../../src/ratings/index.js';
 import type { AnyRatingSystem, FieldEntry, ParamOverrides, Race } from '../../src/ratings/types.js';

@@ -98,7 +98,7 @@ describe('looksLikeTypo', () => {
 		expect(looksLikeTypo('Maxx', ['Mary', 'Max', 'Maxi', 'Mack', 'Manx'])).toEqual(['Manx', 'Max', 'Maxi']);
 	});
 
-	it('names the known player in a known name plus an extra word, before nearer spellings (issue 8 §2)', () => {
+	it('names the known player in a known name plus an extra word, before nearer spellings', () => {
 		expect(looksLikeTypo('Al 82', ['Al', 'Bo'])).toEqual(['Al']); // too short for an edit, but Al + "82"
 		expect(looksLikeTypo('Alice -', ['Alice', 'Alice B'])).toEqual(['Alice', 'Alice B']);
 		expect(looksLikeTypo('[RED] Jo', ['Jo'])).toEqual(['Jo']);
@@ -134,7 +134,7 @@ describe('names', () => {
 		['x'.repeat(32), undefined],
 		['x'.repeat(33), `the name "${'x'.repeat(33)}" is 33 characters long: at most 32`],
 		['🏎'.repeat(32), undefined], // 32 code points (64 UTF-16 units)
-		// Issue 9 item 7: every invisible format character (Unicode category Cf), not only a listed few.
+		// every invisible format character (Unicode category Cf), not only a listed few.
 		[
 			'Al\u200Eice',
 			'the name contains the character U+200E: control and invisible formatting characters are not allowed',

@@ -3,7 +3,7 @@ import type { LeagueEvent, RaceInput } from '../../src/league/league-events.js';
 import { createLeagueLog, LeagueError, type LeagueLog, type LeagueLogSnapshot } from '../../src/league/race-log.js';
 
 /**
- * The preview id in race-submitted and race-edited events (issue 9 item 3): the log knows which race each confirmed
+ * The preview id in race-submitted and race-edited events: the log knows which race each confirmed
  * preview became, through edits, merges and a JSON snapshot, and refuses a new event reusing a preview id.
  */
 

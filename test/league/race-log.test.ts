@@ -83,7 +83,7 @@ describe('race log: submissions and players', () => {
 	});
 });
 
-describe('race log: new names meet the scoreboard rules, stored ones still replay (issue 9 item 7)', () => {
+describe('race log: new names meet the scoreboard rules, stored ones still replay', () => {
 	const long = 'L'.repeat(52);
 	const check = (log: LeagueLog, body: LeagueEventBody) => () => log.check({ ...body, by: 'u', at: 't' });
 
@@ -319,7 +319,7 @@ describe('race log: snapshots', () => {
 	});
 });
 
-describe('race log: a league-imported event (issue 8 §1)', () => {
+describe('race log: a league-imported event', () => {
 	const imported = (...races: RaceInput[]): LeagueEventBody => ({ type: 'league-imported', races, source: 'h.csv' });
 	const named = (name: string, date: string | undefined, ...players: string[]): RaceInput => ({
 		...race(...players),

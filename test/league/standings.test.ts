@@ -1,4 +1,4 @@
-/** Standings as of a day (issue 7 §1): growth over idle days, the one definition, and the fast path equal to it. */
+/** Standings as of a day: growth over idle days, the one definition, and the fast path equal to it. */
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -7,13 +7,13 @@ import {
 	top3WithStep,
 	winProbabilities,
 	winProbabilitiesWithStep,
-} from '../../src/ratings/odds.js';
-import { fieldModel } from '../../src/ratings/odds-models.js';
+} from '../../src/ratings/odds/odds.js';
+import { fieldModel } from '../../src/ratings/odds/models.js';
 import type { Performance } from '../../src/ratings/types.js';
 import { mulberry32 } from '../support/mulberry32.js';
 import { exactPlackettLuce, exactTop3ExpLongest, exactWinExpLongest, quadratureReference } from './odds-reference.js';
 
-// Issue 10 §1: P(win) and P(top 3) of every racer exact to 1e-12 absolute and 1e-9 relative for every probability
+// P(win) and P(top 3) of every racer exact to 1e-12 absolute and 1e-9 relative for every probability
 // down to 1e-300, checked against high-precision references independent of the engine (odds-reference.ts): exact
 // BigInt inclusion-exclusion (endure) and Plackett-Luce sums (speed), adaptive Gauss-Kronrod with its own special
 // functions (every kind). Random fields, and fields with one hopeless racer whose P(win) is 1e-30 … 1e-300.
@@ -186,7 +186,7 @@ describe('a grid refined by halving keeps its nodes (refinedWalk)', () => {
 	}, 60_000);
 });
 
-// Issue 10 §1 regression: the walk stopped in the empty stretch between a racer far ahead and the rest (every
+// Regression: the walk stopped in the empty stretch between a racer far ahead and the rest (every
 // term there underflows to 0, which the old stopping rule read as "nothing left"), so the others' P(top 3) mass was
 // never reached and fieldOdds threw "top-3 quadrature: sums off by 0.667 after 3 halvings": the permutation test's
 // shrunk counterexample, N(386.6…, 5²) and N(0, 5²) ×3 (it fails from a gap of 386.63, twice the 38.6 sd beyond which

@@ -9,10 +9,10 @@ import {
 	top3WithStep,
 	winProbabilities,
 	winProbabilitiesWithStep,
-} from '../../src/ratings/odds.js';
-import { fieldModel, gamma3Cdf } from '../../src/ratings/odds-models.js';
-import { GAMMA3_CLOSED_MAX } from '../../src/ratings/odds-closed-forms.js';
-import { stepsPerOctave } from '../../src/ratings/odds-endure-win.js';
+} from '../../src/ratings/odds/odds.js';
+import { fieldModel, gamma3Cdf } from '../../src/ratings/odds/models.js';
+import { GAMMA3_CLOSED_MAX } from '../../src/ratings/odds/closed-forms.js';
+import { stepsPerOctave } from '../../src/ratings/odds/endure-win.js';
 import type { Performance } from '../../src/ratings/types.js';
 import endureOracle from '../fixtures/endure/win_probabilities.json' with { type: 'json' };
 import reference from '../fixtures/odds/reference.json' with { type: 'json' };

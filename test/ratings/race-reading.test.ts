@@ -17,7 +17,7 @@ const race: Race = {
 const ranks = (reading?: Parameters<typeof rankRace>[1]) =>
 	rankRace(race, reading).map((e) => [e.player, e.rank, e.status]);
 
-describe('reading retirements (issue 10 §3)', () => {
+describe('reading retirements', () => {
 	it('ordered (the default): below the finishers, in the order given', () => {
 		const expected = [
 			['Al', 1, 'finished'],

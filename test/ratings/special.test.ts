@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { erfc, erfcx, logNormalCdf, normalCdf, normalUpperTail } from '../../src/ratings/special.js';
 import ref from '../fixtures/odds/special.json' with { type: 'json' };
-import { accumulateWithout, poissonBinomial, truncatedPrefixSuffix } from '../../src/ratings/poisson-binomial.js';
+import { accumulateWithout, poissonBinomial, truncatedPrefixSuffix } from '../../src/ratings/odds/poisson-binomial.js';
 
 // Reference values: test/fixtures/odds/special.json, mpmath at 40 digits (generate_special.py in that folder).
 

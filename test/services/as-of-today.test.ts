@@ -1,5 +1,5 @@
 /**
- * Every read is "as of today" (issue 7 §1): idle growth in /rating, /leaderboard and /odds, and the bot and the
+ * Every read is "as of today": idle growth in /rating, /leaderboard and /odds, and the bot and the
  * `pitwall` CLI agreeing to the last digit on the same history and day.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

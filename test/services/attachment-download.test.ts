@@ -1,5 +1,5 @@
 /**
- * The attachment download of `/race submit file:` and `/league import file:` (issue 9, item 10): a server that
+ * The attachment download of `/race submit file:` and `/league import file:`: a server that
  * stalls is given up after a timeout, and a body larger than the limit is refused while it streams, whatever its
  * Content-Length says (here it says nothing: chunked), with a message that says which.
  */

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { preparingNotice } from '../../commands/rating.js';
 import { buildBigLeague } from '../../bench/big-league-data.js';
-import { createChangeCache } from '../../src/services/change-cache.js';
-import { createHistoryCache } from '../../src/services/history-cache.js';
-import { createLeagueService } from '../../src/services/league-service.js';
-import { createRatingService } from '../../src/services/rating-service.js';
+import { createChangeCache } from '../../src/services/caches/change-cache.js';
+import { createHistoryCache } from '../../src/services/caches/history-cache.js';
+import { createLeagueService } from '../../src/services/leagues/league-service.js';
+import { createRatingService } from '../../src/services/ratings/rating-service.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, member, organizer, world } from './helpers.js';

@@ -4,9 +4,9 @@ import { calibrate } from '../../src/analysis/calibrate.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { getSystem } from '../../src/ratings/index.js';
 import { ParamError } from '../../src/ratings/types.js';
-import { runCalibrationInWorker } from '../../src/services/calibration-runner.js';
+import { runCalibrationInWorker } from '../../src/services/calibration/calibration-runner.js';
 
-/** Issue 10 §3: the calibration on its worker thread gives what it gives on this thread, and its refusals. */
+/** the calibration on its worker thread gives what it gives on this thread, and its refusals. */
 
 const races = parseHistoryCsv(
 	readFileSync(new URL('../../data/sample-league.csv', import.meta.url), 'utf8'),

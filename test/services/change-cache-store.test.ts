@@ -1,5 +1,5 @@
 /**
- * The change cache's history kept in the store (issue 9 §2): a fresh process restores it and answers exactly as a
+ * The change cache's history kept in the store: a fresh process restores it and answers exactly as a
  * full replay does; it is used (a changed stored number shows), and dropped once a void changed rated history.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,9 +7,9 @@ import { ensureSampleLeague } from '../../src/console/sample-league.js';
 import { expectedRanks } from '../../src/league/explain-race.js';
 import { createReplay } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
-import { createChangeCache, type ChangeCache, type RaceResult } from '../../src/services/change-cache.js';
-import { standoutsOf } from '../../src/services/rating-service.js';
-import { decodeFloats, encodeFloats } from '../../src/services/change-cache-store.js';
+import { createChangeCache, type ChangeCache, type RaceResult } from '../../src/services/caches/change-cache.js';
+import { standoutsOf } from '../../src/services/ratings/rating-service.js';
+import { decodeFloats, encodeFloats } from '../../src/services/caches/change-cache-store.js';
 import type { LeagueInfo, LeagueRepository, Store } from '../../src/storage/ports.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
@@ -51,7 +51,7 @@ beforeAll(async () => {
 	players = (await w.repo.loadState(league.id)).players().map((p) => p.id);
 });
 
-describe('standout races kept race by race (issue 9 §2)', () => {
+describe('standout races kept race by race', () => {
 	it("are what standoutsOf finds in the whole list of each player's results", async () => {
 		const repo = createLeagueRepository(store);
 		const state = await repo.loadState(league.id);
@@ -89,7 +89,7 @@ describe('standout races kept race by race (issue 9 §2)', () => {
 	});
 });
 
-describe('the change cache in the store (issue 9 §2)', () => {
+describe('the change cache in the store', () => {
 	it('stores the floats bit for bit: NaN, infinities, -0', () => {
 		const values = [NaN, Infinity, -Infinity, -0, 0, 1 / 3, 1500.123456789, Number.MIN_VALUE];
 		expect(decodeFloats(encodeFloats(values))).toStrictEqual(values);

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ratingEmbed } from '../../commands/rating.js';
 import { placePoints } from '../../src/charts/rating-history-config.js';
 import type { EmbedField } from '../../src/formats/embed.js';
-import { ratingHistoryChart } from '../../src/services/chart-data.js';
-import { createHistoryCache } from '../../src/services/history-cache.js';
+import { ratingHistoryChart } from '../../src/services/ratings/chart-data.js';
+import { createHistoryCache } from '../../src/services/caches/history-cache.js';
 import { addRace, member, world } from './helpers.js';
 
 describe('rating history chart data', () => {

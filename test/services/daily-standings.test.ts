@@ -1,4 +1,4 @@
-/** The daily standings records (issue 7 §2): once per league and day, backfilled after downtime, caches of a fresh computation. */
+/** The daily standings records: once per league and day, backfilled after downtime, caches of a fresh computation. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { standingsAsOf } from '../../src/league/standings.js';
 import { raceSystems } from '../../src/ratings/index.js';
@@ -114,7 +114,7 @@ describe('the daily standings job', () => {
 		const repo = createLeagueRepository(store, { clock: () => new Date(w.now.ms) });
 		const services = createServices(repo, { clock: () => new Date(w.now.ms) });
 		const old = await services.leagues.create(organizer, { name: 'Old Cup' });
-		// As an issue-4 store has it: no list of servers (issue 9: a list of one key per entry, `*:0` …).
+		// As an issue-4 store has it: no list of servers (a list of one key per entry, `*:0` …).
 		await store.namespace('guilds').delete('*:0');
 		const now = at('2026-03-05T12:00:00Z');
 		expect(await services.daily.writeDue(now)).toEqual({ leagues: 0, written: 0 });

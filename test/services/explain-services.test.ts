@@ -1,4 +1,4 @@
-/** Why did my rating move (issue 8 §4): /rating, /race show and the preview over the memory store, fixed clock. */
+/** Why did my rating move: /rating, /race show and the preview over the memory store, fixed clock. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fmtDelta } from '../../commands/shared.js';
 import { partsLine } from '../../commands/rating/why-text.js';
@@ -6,10 +6,10 @@ import { ensureSampleLeague } from '../../src/console/sample-league.js';
 import { ratingScale } from '../../src/formats/rating-scale.js';
 import { createReplay } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
-import { fieldOdds } from '../../src/ratings/odds.js';
+import { fieldOdds } from '../../src/ratings/odds/odds.js';
 import type { FieldEntry, Race } from '../../src/ratings/types.js';
-import { createChangeCache } from '../../src/services/change-cache.js';
-import type { ChangeWhy } from '../../src/services/change-why.js';
+import { createChangeCache } from '../../src/services/caches/change-cache.js';
+import type { ChangeWhy } from '../../src/services/ratings/change-why.js';
 import { leagueParams } from '../support/league-params.js';
 import { GUILD, member, organizer, world, type World } from './helpers.js';
 

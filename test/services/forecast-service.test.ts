@@ -1,4 +1,4 @@
-/** `/forecast` at the service level (issue 10 §4), and the forecast settings of `/league config`. */
+/** `/forecast` at the service level, and the forecast settings of `/league config`. */
 import { describe, expect, it } from 'vitest';
 import { forecastEmbed } from '../../commands/forecast.js';
 import { member, organizer, addRace, eventCount, world, type World } from './helpers.js';

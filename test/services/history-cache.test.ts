@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { playerHistoriesInSteps } from '../../src/league/player-history.js';
 import { replayOptionsOf } from '../../src/league/replay-options.js';
 import { getSystem, raceSystems } from '../../src/ratings/index.js';
-import { createHistoryCache } from '../../src/services/history-cache.js';
+import { createHistoryCache } from '../../src/services/caches/history-cache.js';
 import type { LeagueRepository } from '../../src/storage/ports.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';

@@ -1,5 +1,5 @@
 /**
- * The results inbox service (src/services/inbox-service.ts) over a memory store: tokens stored hashed and checked,
+ * The results inbox service (src/services/inbox/inbox-service.ts) over a memory store: tokens stored hashed and checked,
  * rotated and revoked; each file read as /race submit reads it, taken once by its hash (also by two "processes" on
  * one store), posted as a preview, stored on an organizer's Confirm (once), or at once under auto-confirm; every
  * refusal stores nothing.
@@ -11,8 +11,8 @@ import {
 	STALE_CLAIM_MS,
 	type InboxOutlet,
 	type InboxService,
-} from '../../src/services/inbox-service.js';
-import type { ChannelMessage, PostFailure } from '../../src/services/monthly-post-port.js';
+} from '../../src/services/inbox/inbox-service.js';
+import type { ChannelMessage, PostFailure } from '../../src/services/posts/monthly-post-port.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { LeagueInfo, Store } from '../../src/storage/ports.js';
 import { eventCount, member, organizer, world, type World } from './helpers.js';

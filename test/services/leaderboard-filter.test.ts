@@ -3,7 +3,7 @@
  * players from /leaderboard and the monthly post's table, ranks counted among the shown; /rating says why.
  */
 import { describe, expect, it } from 'vitest';
-import { createRankingComposer } from '../../src/services/ranking-composer.js';
+import { createRankingComposer } from '../../src/services/posts/ranking-composer.js';
 import { addRace, eventCount, member, organizer, world } from './helpers.js';
 
 /** Ann and Bob race four times in 2026; Cara three times in 2025 (idle since); "Bbo", a typo, once, winning. */

@@ -7,20 +7,20 @@ import { calibrate, type CalibrationResult } from '../../src/analysis/calibrate.
 import { main } from '../../src/cli/main.js';
 import { LEAGUE_DEFAULTS } from '../../src/league/league-defaults.js';
 import { getSystem } from '../../src/ratings/index.js';
-import type { CalibrationJob, CalibrationRunner } from '../../src/services/calibration-runner.js';
+import type { CalibrationJob, CalibrationRunner } from '../../src/services/calibration/calibration-runner.js';
 import type { LeagueRepository } from '../../src/storage/ports.js';
 import {
 	createLeagueCalibrateService,
 	LEAGUE_MAX_EVALUATIONS,
 	MAX_RUNNING_CALIBRATIONS,
 	type LeagueCalibrateService,
-} from '../../src/services/league-calibrate-service.js';
+} from '../../src/services/calibration/league-calibrate-service.js';
 import { leagueParamArgs } from '../support/league-params.js';
 import { proposalText } from '../../commands/league/calibrate.js';
 import { addRace, eventCount, member, organizer, ROLE, roleOrganizer, world, type World } from './helpers.js';
 
 /**
- * Issue 10 §3: /league calibrate calibrates the league's own confirmed races as the league replays them, with the
+ * /league calibrate calibrates the league's own confirmed races as the league replays them, with the
  * numbers `pitwall calibrate` gives for the league's exported history, and applies the proposal on Confirm as one
  * league-configured event: organizers only (checked again at Confirm), one calibration per league at a time, a stale
  * proposal refused, a second Confirm storing nothing.

@@ -1,5 +1,5 @@
 /**
- * New leagues start from the defaults chosen for leagues (issue 10 §3, src/league/league-defaults.ts): written into
+ * New leagues start from the defaults chosen for leagues (src/league/league-defaults.ts): written into
  * the created league's configuration, so that the league's ratings are the CLI's with those `--param` values, while
  * a league stored before keeps its own (empty) parameters and the reference defaults.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bigImportCsv } from '../../bench/big-import-data.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { LeagueFileError, readLeagueFile } from '../../src/formats/league-file.js';
-import { OFF_THREAD_CHARS, readLeagueFileOffThread } from '../../src/services/read-league-file.js';
+import { OFF_THREAD_CHARS, readLeagueFileOffThread } from '../../src/services/transfer/read-league-file.js';
 import { organizer, world } from './helpers.js';
 
 /**

@@ -6,12 +6,12 @@ import { datedSample } from '../support/league-history.js';
 import { main } from '../../src/cli/main.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { raceSystems } from '../../src/ratings/index.js';
-import { bestPredictor, rankSystems, type SystemStats } from '../../src/services/league-stats-service.js';
-import { reliabilityChartOf } from '../../src/services/stats-chart-data.js';
+import { bestPredictor, rankSystems, type SystemStats } from '../../src/services/calibration/league-stats-service.js';
+import { reliabilityChartOf } from '../../src/services/calibration/stats-chart-data.js';
 import { addRace, member, organizer, world, type World } from './helpers.js';
 import { leagueParamArgs } from '../support/league-params.js';
 
-/** Issue 10 §3: /league stats scores the league's own history exactly as `pitwall backtest` scores it as a CSV. */
+/** /league stats scores the league's own history exactly as `pitwall backtest` scores it as a CSV. */
 
 const sampleText = readFileSync(new URL('../../data/sample-league.csv', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-stats-'));

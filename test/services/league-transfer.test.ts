@@ -15,7 +15,7 @@ import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { addRace, eventCount, member, organizer, world, type World } from './helpers.js';
 import { leagueParamArgs, leagueParams } from '../support/league-params.js';
 
-/** Issue 8 §1: /league import and /league export through the services. */
+/** /league import and /league export through the services. */
 
 const zakText = readFileSync(new URL('../fixtures/zakstunts/zakstunts-race-positions.csv', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-transfer-'));
@@ -95,7 +95,7 @@ describe('league import', () => {
 		await expect(importText(w, 'Main', zakBad, 'zak.csv')).rejects.toThrow(
 			`Nothing was imported: ${esc('zak.csv:3: expected a track, a racer and a rank ≥ 1')}`,
 		);
-		// A name that looks like a player id: the file reader refuses it with its line (issue 9 item 7).
+		// A name that looks like a player id: the file reader refuses it with its line.
 		const idName = 'race,player,position\nMonza,Ann,1\nMonza,#7,2\n';
 		await expect(importText(w, 'Main', idName)).rejects.toThrow(
 			`Nothing was imported: ${esc('history.csv:3: the player name "#7" starts with #, as player ids do (#1): start it with another character')}`,
@@ -162,7 +162,7 @@ describe('league import', () => {
 });
 
 describe('league export', () => {
-	it('a league holding a name from the older, looser rules is refused with what to rename, not exported unreadable (issue 9 item 8)', async () => {
+	it('a league holding a name from the older, looser rules is refused with what to rename, not exported unreadable', async () => {
 		const store = createMemoryStore();
 		const w = world(store);
 		const { id } = await league(w, 'Old');

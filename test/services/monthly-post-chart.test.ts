@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChartRenderer, ChartTheme, LeaderboardChart } from '../../src/charts/chart-types.js';
-import { createRankingComposer } from '../../src/services/ranking-composer.js';
+import { createRankingComposer } from '../../src/services/posts/ranking-composer.js';
 import { createServices } from '../../src/services/index.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CONSOLE_GUILD_ID } from '../../src/console/console-interaction.js';
 import { ensureSampleLeague } from '../../src/console/sample-league.js';
 import type { EmbedData } from '../../src/formats/embed.js';
-import { createRankingComposer } from '../../src/services/ranking-composer.js';
+import { createRankingComposer } from '../../src/services/posts/ranking-composer.js';
 import { consoleWorld } from '../console/console-session.js';
 
 const textOf = (embed: EmbedData | undefined) =>

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { GUILD, organizer, ROLE, roleOrganizer, world, type World } from './helpers.js';
 
 /**
- * Issue 9 item 6 (a): the organizer role can never be a role every member has (@everyone, whose id is the server's
+ * The organizer role can never be a role every member has (@everyone, whose id is the server's
  * id) nor a role Discord or an integration hands out (managed: a bot's role, Server Booster, linked roles), and only
  * members with Manage Server may change it.
  */
@@ -21,7 +21,7 @@ beforeEach(async () => {
 
 const organizerRole = async () => (await w.repo.getLeague(league))!.config.organizerRole;
 
-describe('the organizer role (issue 9 item 6a)', () => {
+describe('the organizer role', () => {
 	it('@everyone is refused, at create and at config, with a message saying why', async () => {
 		const everyone = { id: GUILD, managed: false };
 		await expect(w.services.leagues.configure(organizer, undefined, { organizerRole: everyone })).rejects.toMatchObject(

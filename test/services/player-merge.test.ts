@@ -1,5 +1,5 @@
 /**
- * `/player merge` previewed and confirmed (src/services/player-merge.ts): nothing is stored before Confirm, the
+ * `/player merge` previewed and confirmed (src/services/players/player-merge.ts): nothing is stored before Confirm, the
  * preview's rating effect is what the league shows after it, a Confirm pressed again or after a restart merges
  * nothing twice, and the refusals come before any preview.
  */

@@ -11,7 +11,7 @@ import { faultyStore, InjectedFault, type FaultyStore } from '../support/faulty-
 import { eventCount, organizer, organizer2, ROLE, roleOrganizer, world, type World } from './helpers.js';
 
 /**
- * Issue 9 item 3: a race is acknowledged once its event is durable; a cache write failing after it is a logged
+ * a race is acknowledged once its event is durable; a cache write failing after it is a logged
  * warning, not a user error; the preview lives until the commit, and its id in the event makes Confirm idempotent
  * (twice, after a lost acknowledgement, after a restart, from another process). Item 6 (b): organizer status is
  * checked again at Confirm / Cancel.
@@ -52,7 +52,7 @@ beforeEach(async () => {
 	).id;
 });
 
-describe('a stored race is acknowledged (issue 9 item 3)', () => {
+describe('a stored race is acknowledged', () => {
 	it('a cache write failing after the event is durable is a logged warning: the organizer gets the race id', async () => {
 		const preview = await w.services.races.submit(organizer, { text: '1. Alice\n2. Bob', date: '2026-02-28' });
 		store.failSet = cacheWrites;
@@ -171,7 +171,7 @@ describe('a stored race is acknowledged (issue 9 item 3)', () => {
 	});
 });
 
-describe('organizer status is checked again at Confirm and Cancel (issue 9 item 6b)', () => {
+describe('organizer status is checked again at Confirm and Cancel', () => {
 	const revoked = { ...roleOrganizer, roles: [] };
 
 	it('an organizer whose role was revoked cannot Confirm or Cancel their preview; nothing stored', async () => {

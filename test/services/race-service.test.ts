@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
 import type { Race } from '../../src/ratings/types.js';
-import { PREVIEW_TTL_MS } from '../../src/services/previews.js';
-import { splitRaceRef } from '../../src/services/race-service.js';
+import { PREVIEW_TTL_MS } from '../../src/services/races/previews.js';
+import { splitRaceRef } from '../../src/services/races/race-service.js';
 import {
 	addRace,
 	eventCount,
@@ -88,7 +88,7 @@ describe('submit → preview', () => {
 		expect(w.services.races.pendingCount()).toBe(0);
 	});
 
-	it('a scoreboard name written like a player id (#1) is refused, never credited to player #1 (issue 9 item 7)', async () => {
+	it('a scoreboard name written like a player id (#1) is refused, never credited to player #1', async () => {
 		await addRace(w, '1. Alice\n2. Bob');
 		const before = await eventCount(w, league);
 		await expect(w.services.races.submit(organizer, { text: '1. "#2"\n2. Carol' })).rejects.toThrow(

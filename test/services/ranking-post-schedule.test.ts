@@ -1,12 +1,12 @@
 /**
- * When the monthly ranking post is due (src/services/ranking-post-schedule.ts, src/services/zoned-time.ts). Expected
+ * When the monthly ranking post is due (src/services/posts/ranking-post-schedule.ts, src/services/leagues/zoned-time.ts). Expected
  * instants are worked out by hand from the zones' published rules: Europe/Budapest is UTC+1 (CET) and UTC+2 (CEST,
  * from 2026-03-29 01:00Z to 2026-10-25 01:00Z); America/New_York is UTC−5 (EST) and UTC−4 (EDT, from 2026-03-08
  * 07:00Z to 2026-11-01 06:00Z).
  */
 import { describe, expect, it } from 'vitest';
-import { duePost, LATE_AFTER_MS, nextPost, scheduledPostAt } from '../../src/services/ranking-post-schedule.js';
-import { formatLocal, localTime, zonedInstant } from '../../src/services/zoned-time.js';
+import { duePost, LATE_AFTER_MS, nextPost, scheduledPostAt } from '../../src/services/posts/ranking-post-schedule.js';
+import { formatLocal, localTime, zonedInstant } from '../../src/services/leagues/zoned-time.js';
 
 const BUD = 'Europe/Budapest';
 const NY = 'America/New_York';

@@ -1,5 +1,5 @@
 /**
- * The /race edit preview's rating effect (src/services/rating-effect.ts): what it shows before Confirm is what the
+ * The /race edit preview's rating effect (src/services/races/rating-effect.ts): what it shows before Confirm is what the
  * league shows after it, for the race's racers and for every other player, to the last bit.
  */
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRaceFile } from '../../src/formats/results/read-file.js';
 import { ResultFileError } from '../../src/formats/results/types.js';
-import { OFF_THREAD_BYTES, readRaceFileOffThread } from '../../src/services/read-race-file.js';
+import { OFF_THREAD_BYTES, readRaceFileOffThread } from '../../src/services/races/read-race-file.js';
 
 const teamRace = readFileSync(
 	join(import.meta.dirname, '../fixtures/results/jasondilworth56-iracingdataapi/result_with_team.json'),

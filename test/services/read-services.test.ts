@@ -2,9 +2,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { replayHistory } from '../../src/league/replay.js';
 import { getSystem } from '../../src/ratings/index.js';
-import { fieldOdds, headToHead } from '../../src/ratings/odds.js';
+import { fieldOdds, headToHead } from '../../src/ratings/odds/odds.js';
 import type { Race } from '../../src/ratings/types.js';
-import { rankChoices } from '../../src/services/autocomplete.js';
+import { rankChoices } from '../../src/services/players/autocomplete.js';
 import { leagueParams } from '../support/league-params.js';
 import { addRace, eventCount, GUILD, member, organizer, world, type World } from './helpers.js';
 
@@ -48,7 +48,7 @@ describe('rating service', () => {
 		expect(alice.summary!.provisional).toBe(alice.summary!.uncertainty! > 90);
 	});
 
-	it('a change of how retirements are read replays every system, and /rating follows (issue 10 §3)', async () => {
+	it('a change of how retirements are read replays every system, and /rating follows', async () => {
 		await addRace(w, '1. Carol\n2. Alice\nDNF Bob\nDNF Dave');
 		const withDnf = (reading: 'ordered' | 'tied' | 'excluded') => {
 			const r4: Race = {

@@ -10,7 +10,7 @@ import { createChartRenderer } from '../../src/charts/create-chart-renderer.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { createServices } from '../../src/services/index.js';
-import { pointsRace } from '../../src/services/season-end-post.js';
+import { pointsRace } from '../../src/services/seasons/season-end-post.js';
 import { addRace, organizer, type World } from './helpers.js';
 
 const charts = createChartRenderer();

@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node';
 import type { ServerStatus, StoreServers } from '../support/store-servers.js';
 
 /**
- * vitest globalSetup (issue 9 §3): a PRIVATE PostgreSQL and Redis for the storage suites, on 127.0.0.1, free ports,
+ * vitest globalSetup: a PRIVATE PostgreSQL and Redis for the storage suites, on 127.0.0.1, free ports,
  * in one temporary directory, stopped and removed at teardown. The packages come from `scripts/setup.sh --test`.
  * PostgreSQL refuses to run as root: as root, its directory belongs to the `postgres` system user the Debian package
  * creates and its programs run through `setpriv`. A server that cannot start is reported to the tests (they skip,

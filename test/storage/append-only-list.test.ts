@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createAppendOnlyList } from '../../src/storage/append-only-list.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 
-describe('append-only lists (a server’s leagues, issue 9 item 5)', () => {
-	it('reads a list stored before issue 9 as one value, then the entries appended after it, each id once', async () => {
+describe('append-only lists (a server’s leagues)', () => {
+	it('reads a list stored by an older version as one value, then the entries appended after it, each id once', async () => {
 		const ns = createMemoryStore().namespace('guilds');
 		await ns.set('g1', { v: 1, leagues: ['g1.a', 'g1.b'] }); // the pre-issue-9 record: one list value
 		const lists = createAppendOnlyList(ns);

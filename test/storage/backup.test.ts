@@ -12,7 +12,7 @@ import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { adapters, failOnError } from './helpers.js';
 
 /**
- * Issue 9 item 4: `npm run backup` (scripts/backup.ts) copies the SQLite store while another process writes to it,
+ * `npm run backup` (scripts/backup.ts) copies the SQLite store while another process writes to it,
  * and the documented restore (docs/storage.md, "Backup and restore") gives back a store whose ratings equal the
  * original's at the backup's point. The writer is crash-writer.ts (submissions, voids, edits as fast as it can).
  */

@@ -9,7 +9,7 @@ import { adapters, skipUnavailable } from './helpers.js';
 import type { StoreSpec } from './store-spec.js';
 import { mulberry32 } from '../support/mulberry32.js';
 
-/** Issue 8 §1: a crash mid-import leaves either none of it or all of it. */
+/** a crash mid-import leaves either none of it or all of it. */
 
 const { list, cleanup } = adapters();
 const shared = list.filter((adapter) => adapter.spec !== undefined);

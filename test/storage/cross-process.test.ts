@@ -9,7 +9,7 @@ import { adapters, config, skipUnavailable } from './helpers.js';
 import type { StoreSpec } from './store-spec.js';
 
 /**
- * Two Node processes on one store (issue 9 §3, item 10): `add` is the server's own atomic insert (SQLite and
+ * Two Node processes on one store: `add` is the server's own atomic insert (SQLite and
  * PostgreSQL `INSERT … ON CONFLICT DO NOTHING`, Redis `SET NX`), so racing processes have exactly one winner per
  * key, and two repositories appending to one league never reuse or skip a seq.
  */

@@ -35,7 +35,7 @@ export function skipUnavailable(adapter: Adapter): void {
 	});
 }
 
-/** memory, sqlite, postgresql and redis (issue 9 §3: the whole storage suite runs on every store). */
+/** memory, sqlite, postgresql and redis (the whole storage suite runs on every store). */
 export function adapters(): { list: Adapter[]; dir: string; cleanup: () => Promise<void> } {
 	const dir = mkdtempSync(join(tmpdir(), 'pitwall-storage-'));
 	const memories = new Map<string, Store>();

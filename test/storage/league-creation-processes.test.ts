@@ -10,7 +10,7 @@ import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { adapters, failOnError } from './helpers.js';
 
 /**
- * Issue 9 item 5: league creation across processes, with real processes on one SQLite file
+ * league creation across processes, with real processes on one SQLite file
  * (league-creation-worker.ts): two first runs seed the sample league once; concurrent creates are all listed; one
  * name is created once; a kill during the sample import leaves none of it or all of it.
  */

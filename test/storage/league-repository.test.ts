@@ -60,7 +60,7 @@ describe.each(list)('league repository: $name adapter', (adapter) => {
 		).rejects.toThrow(/unknown league/);
 	});
 
-	it('emoji-only league names get distinct, stable ids (issue 9 item 5)', async () => {
+	it('emoji-only league names get distinct, stable ids', async () => {
 		const repo = await open(adapter, 'emoji-leagues');
 		const car = await repo.createLeague(config('🏎️'), 'u0');
 		const flag = await repo.createLeague(config('🏁'), 'u0');

@@ -24,7 +24,7 @@ function counted(ns: KeyValueNamespace) {
 	return { sets, ns: { ...ns, set: (key: string, value: unknown) => (sets.push(key), ns.set(key, value)) } };
 }
 
-describe('the league state in chunks (issue 9 §2)', () => {
+describe('the league state in chunks', () => {
 	it('reads back what was written, and a later write puts only the chunks that changed, then the head', async () => {
 		const { log, apply } = logOf(23);
 		const { sets, ns } = counted(createMemoryStore().namespace('league-state'));

@@ -13,7 +13,7 @@ import { openStore } from '../../src/storage/store-url.js';
 import { adapters, config, failOnError, randomRaces } from './helpers.js';
 
 /**
- * `npm run migrate` (issue 9 §3): the ZakStunts sample league (and a second league, a void, a rename, a daily record
+ * `npm run migrate`: the ZakStunts sample league (and a second league, a void, a rename, a daily record
  * and a job key) from SQLite to PostgreSQL to Redis, through the CLI with real URLs; then every league's events,
  * every system's ratings, the daily record and the job key read the same from Redis as from SQLite. These use the
  * servers' default table (public.keyv) and unprefixed Redis keys, which no other test file touches, and drop them.

@@ -65,7 +65,7 @@ describe('records', () => {
 		const rows = (await probe.query('SELECT key, value FROM keyv')) as { key: string; value: string }[];
 		await probe.disconnect();
 		const namespaces = new Set(rows.map((row) => row.key.split(':')[0]));
-		// `meta` holds the store id (issue 9 item 4, sqlite-identity.ts).
+		// `meta` holds the store id (sqlite-identity.ts).
 		expect([...namespaces].sort()).toEqual([
 			'events',
 			'guilds',

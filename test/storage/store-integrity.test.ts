@@ -20,7 +20,7 @@ import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { adapters, config, failOnError, randomRaces } from './helpers.js';
 
 /**
- * Issue 9 item 4: damage to the SQLite store is noticed. A database deleted or replaced under a running process
+ * damage to the SQLite store is noticed. A database deleted or replaced under a running process
  * refuses the next write instead of acknowledging it into an unlinked file; at start, a missing database where one
  * existed, a replaced one, or a corrupt one is refused with a one-line message, and nothing is created.
  */
@@ -126,7 +126,7 @@ describe('the store at start', () => {
 		);
 	});
 
-	it('a store written before issue 9 (no id, no marker) gets both and opens as before', async () => {
+	it('a store written by an older version (no id, no marker) gets both and opens as before', async () => {
 		const file = freshFile();
 		await (await leagueWithRaces(file, 2)).repo.close();
 		rmSync(`${file}.id`);

@@ -4,7 +4,7 @@
  * growth (rdGrowth) and odds engine (fieldOdds), as the services would compute them.
  */
 import { rdGrowth } from '../../src/ratings/glicko.js';
-import { fieldOdds } from '../../src/ratings/odds.js';
+import { fieldOdds } from '../../src/ratings/odds/odds.js';
 import type {
 	LeaderboardChart,
 	OddsChart,

@@ -1,7 +1,7 @@
 import type { EntityName, KeyValueNamespace, Store } from '../../src/storage/ports.js';
 
 /**
- * A store whose writes fail on demand (issue 9 item 3): a full disk or a locked store, for the keys a test chooses.
+ * A store whose writes fail on demand: a full disk or a locked store, for the keys a test chooses.
  * `failSet` makes `set` throw before writing; `failAdd` makes `add` throw before writing; `loseAddAck` makes `add`
  * write and then throw (the row is durable but the caller never hears so: a connection lost after the commit).
  * Each rule is a predicate on (namespace, key), changed between steps; `undefined` lets everything through.

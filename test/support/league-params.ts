@@ -3,7 +3,7 @@ import type { RatingSystem } from '../../src/ratings/types.js';
 
 /**
  * A system's parameters as a league created through the league service has them: the new-league defaults of
- * src/league/league-defaults.ts (issue 10 §3), not the reference defaults. Tests that check a league against a
+ * src/league/league-defaults.ts, not the reference defaults. Tests that check a league against a
  * direct replay use this, so their expectations are still computed, never copied.
  */
 export function leagueParams<S, P>(system: RatingSystem<S, P>): P {

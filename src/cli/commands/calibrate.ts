@@ -147,7 +147,7 @@ Prints the defaults → best, the gain, then the best parameters as --param line
 			if (undated) throw new UsageError(`--reset yearly needs dated races; race ${undated.id} has no date`);
 		}
 		const result = calibrate(system, races, { fixed, reset, retirements, maxEvaluations, only });
-		// The form `/league config parameters:` takes (param-text.ts), which `--param` takes too (issue 8 §1): fixed
+		// The form `/league config parameters:` takes (param-text.ts), which `--param` takes too: fixed
 		// overrides included, so the league reproduces the best log-likelihood.
 		const parameters = Object.entries(result.bestOverrides)
 			.map(([name, value]) => `${system.id}.${name}=${typeof value === 'number' ? num(value) : String(value)}`)

@@ -3,7 +3,7 @@ import { noExtraPositionals, parseCommandArgs } from '../args.js';
 import { loadHistory, type CliCommand } from '../command.js';
 import { replayHistory } from '../../league/replay.js';
 import { raceSystems } from '../../ratings/index.js';
-import { fieldOdds } from '../../ratings/odds.js';
+import { fieldOdds } from '../../ratings/odds/odds.js';
 import { fmtPct, fmtPosition, fmtRating } from '../../formats/number-text.js';
 import { ratingScale, shownSummary } from '../../formats/rating-scale.js';
 import { LEAGUE_DEFAULTS } from '../../league/league-defaults.js';

@@ -16,10 +16,10 @@ import { forecastSetup } from '../../analysis/forecast-setup.js';
 import { csvLine } from '../../formats/csv.js';
 import { F1_POINTS, parsePointsTable, PointsTableError, pointsTableText } from '../../formats/points-table.js';
 import { replayHistory } from '../../league/replay.js';
-import { DEFAULT_HEADLINE } from '../../services/league-service.js';
+import { DEFAULT_HEADLINE } from '../../services/leagues/league-service.js';
 import { plural } from '../../formats/plural.js';
 
-/** `pitwall forecast` (issue 10 §4): the championship forecast of a history CSV, the numbers `/forecast` gives. */
+/** `pitwall forecast`: the championship forecast of a history CSV, the numbers `/forecast` gives. */
 
 const options = {
 	'races-left': { type: 'string' },

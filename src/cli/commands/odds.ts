@@ -12,7 +12,7 @@ import {
 import { loadHistoryAsOf, num, type CliCommand } from '../command.js';
 import { csvLine } from '../../formats/csv.js';
 import { replayHistory } from '../../league/replay.js';
-import { fieldOdds } from '../../ratings/odds.js';
+import { fieldOdds } from '../../ratings/odds/odds.js';
 
 const options = {
 	system: { type: 'string' },

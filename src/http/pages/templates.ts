@@ -5,7 +5,7 @@
  * column that fits a phone, tables that scroll sideways when wider than the screen.
  */
 import { Eta } from 'eta';
-import type { WebPlayer } from '../../services/league-web-service.js';
+import type { WebPlayer } from '../../services/web/league-web-service.js';
 import type { ChartSvg } from './rating-chart-svg.js';
 
 const eta = new Eta({ autoEscape: true, autoTrim: false, useWith: false, cache: true });

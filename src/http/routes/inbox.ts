@@ -15,7 +15,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../logger.js';
 import { UserFacingError } from '../../services/errors.js';
-import type { InboxOutlet, InboxReceipt, InboxService } from '../../services/inbox-service.js';
+import type { InboxOutlet, InboxReceipt, InboxService } from '../../services/inbox/inbox-service.js';
 import type { LeagueInfo } from '../../storage/ports.js';
 
 export interface InboxRouteOptions {

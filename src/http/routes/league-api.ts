@@ -18,8 +18,8 @@ import { createHash } from 'node:crypto';
 import { csvLine } from '../../formats/csv.js';
 import { nameKey } from '../../league/race-log-checks.js';
 import { UserFacingError } from '../../services/errors.js';
-import type { LeagueWebService } from '../../services/league-web-service.js';
-import { checkSystemOption } from '../../services/rating-service.js';
+import type { LeagueWebService } from '../../services/web/league-web-service.js';
+import { checkSystemOption } from '../../services/ratings/rating-service.js';
 import type { LeagueInfo } from '../../storage/ports.js';
 import { createPageCache, type PageCache } from '../page-cache.js';
 

@@ -23,9 +23,9 @@ import type {
 	WebChampionshipRow,
 	WebForecast,
 	WebStanding,
-} from '../../services/league-web-service.js';
-import { checkSystemOption } from '../../services/rating-service.js';
-import { leagueScale } from '../../services/shown-scale.js';
+} from '../../services/web/league-web-service.js';
+import { checkSystemOption } from '../../services/ratings/rating-service.js';
+import { leagueScale } from '../../services/ratings/shown-scale.js';
 import type { LeagueInfo } from '../../storage/ports.js';
 import type { ChartCache } from '../chart-cache.js';
 import { createPageCache, type PageCache } from '../page-cache.js';

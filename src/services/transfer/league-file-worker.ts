@@ -1,0 +1,45 @@
+/**
+ * The worker thread that reads one large `/league import` file (read-league-file.ts): parsing 200,000 lines of CSV
+ * into races is one block of over half a second that the bot's event loop must not wait through. It reads the file
+ * with the function the bot and the CLI use (src/formats/league-file.ts), posts the races back in batches (each
+ * batch's copy is then one short task on the bot's thread, not one long one), then what else the reading says.
+ */
+import { parentPort } from 'node:worker_threads';
+import { LeagueFileError, readLeagueFile, type LeagueFile, type LeagueFileInput } from '../../formats/league-file.js';
+
+export interface LeagueFileWorkerRequest {
+	readonly input: LeagueFileInput;
+}
+
+export type LeagueFileWorkerReply =
+	/** A batch of races as JSON: parsing it is faster than a structured clone's copy of as many small objects. */
+	| { readonly kind: 'races'; readonly json: string }
+	| { readonly kind: 'done'; readonly format: LeagueFile['format']; readonly warnings: readonly string[] }
+	/** `refused`: a LeagueFileError (the file's fault: said to the organizer), re-thrown as one on the bot's thread. */
+	| { readonly kind: 'error'; readonly message: string; readonly refused: boolean };
+
+/** Races per message: about 1 ms to parse on the receiving side at 20 racers a race. */
+export const RACES_PER_MESSAGE = 100;
+
+const port = parentPort;
+if (port === null) throw new Error('league-file-worker.ts runs as a worker thread (see read-league-file.ts).');
+
+port.once('message', ({ input }: LeagueFileWorkerRequest) => {
+	let file: LeagueFile;
+	try {
+		file = readLeagueFile(input);
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		port.postMessage({
+			kind: 'error',
+			message,
+			refused: error instanceof LeagueFileError,
+		} satisfies LeagueFileWorkerReply);
+		return;
+	}
+	for (let i = 0; i < file.races.length; i += RACES_PER_MESSAGE) {
+		const json = JSON.stringify(file.races.slice(i, i + RACES_PER_MESSAGE));
+		port.postMessage({ kind: 'races', json } satisfies LeagueFileWorkerReply);
+	}
+	port.postMessage({ kind: 'done', format: file.format, warnings: file.warnings } satisfies LeagueFileWorkerReply);
+});
