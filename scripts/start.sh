@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Fewer glibc malloc arenas for sqlite3's worker threads (docs/storage.md: peak RSS ~300 MB -> 246 MB).
 export MALLOC_ARENA_MAX=2
-# V8's heap sizing (scripts/node-flags, read by the benches too): a smaller young generation and a heap that grows by
-# 50 % rather than V8's default between full collections. A 15,000-race league's replays peaked at 332 MB of RSS with
-# V8's defaults and at 168 MB with these (bench/big-league.ts); no hard limit, so a bigger store cannot run out.
+# V8's heap sizing (scripts/node-flags, read by the benches too): a smaller young generation (4 MB semi-spaces) and a
+# heap that grows by 50 % rather than V8's default between full collections. A 15,000-race league's replays peaked at
+# 332 MB of RSS with V8's defaults and at 168 MB with these (bench/big-league.ts, services alone); the idle bot holds
+# 104 MiB with 4 MB semi-spaces, 112 MiB with 8 (bench/startup.ts). No hard limit, so a bigger store cannot run out.
 # shellcheck disable=SC2046 # the flags are words
 exec node $(cat scripts/node-flags) dist/index.js "$@"

@@ -28,9 +28,10 @@ interface Queued extends Pending {
 const MAX_IN_FLIGHT = 2;
 
 /**
- * The worker is terminated after this long without a request, and started again by the next one. A start costs the
- * first chart after it about TODO ms more (a new thread loading Chart.js and its fonts; bench/charts.ts), once per
- * quiet spell, against 45–60 MB held for nothing between them (bench/real-bot.ts).
+ * The worker is terminated after this long without a request, and started again by the next one. The start delays the
+ * first chart after a quiet spell (a new thread loading Chart.js, canvas and the fonts: 0.7–1.2 s more than a warm
+ * render through tsx at load average 4.3, less built); an idle worker otherwise holds 45–60 MB of RSS for nothing.
+ * 30 s keeps it through a conversation of commands and gives the memory back between them.
  */
 export const IDLE_MS = 30_000;
 

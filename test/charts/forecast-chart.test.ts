@@ -5,7 +5,7 @@ import { drawChart } from '../../src/charts/draw-chart.js';
 import { MAX_FORECAST_BARS } from '../../src/charts/forecast-config.js';
 import { decodePng, hexRgb, isColor, pixelOf } from '../support/png-pixels.js';
 
-/** Issue 10 §4: P(title) as horizontal bars, favourite at the top, each as long as its probability. */
+/** P(title) as horizontal bars, favourite at the top, each as long as its probability. */
 const chart: ForecastChart = {
 	league: 'Test League',
 	system: 'endure',

@@ -6,7 +6,7 @@ import { drawChart } from '../../src/charts/draw-chart.js';
 import { reliabilityAxisMax } from '../../src/charts/reliability-config.js';
 import { decodePng, hexRgb, isColor, pixelOf, type Pixels, type Rgb } from '../support/png-pixels.js';
 
-/** Issue 10 §3: the reliability chart of /league stats. */
+/** the reliability chart of /league stats. */
 
 const title = { league: 'Test League', system: 'calibration', asOf: '2026-11-01' };
 // endure over-confident at the top (below the diagonal), glicko under-confident (above it), far from each other.
