@@ -7,7 +7,7 @@ import type { Actor } from '../actor.js';
 import { ratingHistoryChart } from '../ratings/chart-data.js';
 import type { ChangeWhy } from '../ratings/change-why.js';
 import { UserFacingError } from '../errors.js';
-import { createForecastService, type ForecastService } from '../ratings/forecast-service.js';
+import { createForecastService, type ForecastService, type ForecastView } from '../ratings/forecast-service.js';
 import { createHistoryCache, type HistoryCache } from '../caches/history-cache.js';
 import type { LeaderboardService } from '../ratings/leaderboard-service.js';
 import { leagueReadingDay } from '../leagues/league-day.js';
@@ -216,26 +216,28 @@ export interface WebForecastRow {
 }
 
 export type WebForecast =
-	| {
+	| ({
 			readonly league: WebLeague;
 			readonly available: true;
-			readonly system: string;
-			readonly asOf: string;
-			readonly year: number;
-			readonly undated: boolean;
-			readonly racesSoFar: number;
-			readonly racesLeft: number;
-			readonly racesLeftFromLastYear: boolean;
-			readonly points: readonly number[];
-			readonly pointsText: string;
 			readonly bestResults: number | null;
-			readonly seasons: number;
-			readonly seed: number;
 			/** Favourites first, as `/forecast` lists them. */
 			readonly rows: readonly WebForecastRow[];
 			readonly leftOut: number;
 			readonly contendersFrom: string | null;
-	  }
+	  } & Pick<
+			ForecastView,
+			| 'system'
+			| 'asOf'
+			| 'year'
+			| 'undated'
+			| 'racesSoFar'
+			| 'racesLeft'
+			| 'racesLeftFromLastYear'
+			| 'points'
+			| 'pointsText'
+			| 'seasons'
+			| 'seed'
+	  >)
 	| { readonly league: WebLeague; readonly available: false; readonly asOf: string; readonly reason: string };
 
 export interface WebPlayer {
