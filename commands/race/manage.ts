@@ -6,7 +6,6 @@ import { actorOf, clip, esc, servicesOf } from '../shared.js';
 import { embedOf } from '../embed.js';
 import { confirmCancelRow } from '../confirm-buttons.js';
 import { editPreviewEmbed, raceEmbed, raceHeader } from './format.js';
-import { resultsText } from './submit.js';
 
 /**
  * The race option as the race service reads it: `R3`, or `League/R3` (autocomplete qualifies races when the server
@@ -55,7 +54,7 @@ export async function editRace(interaction: ChatInputCommandInteraction, ctx: Co
 	const preview = await servicesOf(ctx).races.previewEdit(
 		actorOf(interaction),
 		raceRef(interaction),
-		results === null ? undefined : resultsText(results),
+		results ?? undefined,
 		interaction.options.getString('reason', true),
 		{
 			date: interaction.options.getString('date') ?? undefined,

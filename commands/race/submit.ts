@@ -77,14 +77,6 @@ async function raceFileOf(file: Attachment): Promise<RaceFile> {
 	return { name: file.name, bytes: await downloadAttachment(file.url, { maxBytes: MAX_RESULT_FILE_BYTES }) };
 }
 
-/**
- * Discord's string options are one line: when the text has no line break, `;` separates racers
- * (`1. Alice 1:23.4; 2. Bob 1:24.0`).
- */
-export function resultsText(text: string): string {
-	return /[\r\n]/.test(text) ? text : text.split(';').join('\n');
-}
-
 /** The form `/race submit` opens without `results` or a file: a scoreboard pasted as it is, on many lines. */
 export const SUBMIT_FORM = 'race-form';
 const FORM_RESULTS_MAX = 4000; // Discord's limit for a text input
@@ -154,7 +146,7 @@ export async function submit(interaction: ChatInputCommandInteraction, ctx: Comm
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	await previewReply(interaction, ctx, {
 		league: optional(given.league),
-		...(file ? { file: await raceFileOf(file) } : { text: resultsText(results ?? '') }),
+		...(file ? { file: await raceFileOf(file) } : { text: results ?? '' }),
 		carClass: optional(interaction.options.getString('class')),
 		date: optional(given.date),
 		name: optional(given.name),

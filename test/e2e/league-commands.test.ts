@@ -376,13 +376,13 @@ describe('league commands end to end', () => {
 });
 
 describe('bad inputs: each answered ephemerally, nothing stored', () => {
-	it('a malformed scoreboard lists its problems by line', async () => {
+	it('a malformed one-line scoreboard lists its problems by racer', async () => {
 		const before = await eventCount();
 		await expectRefusal(
 			'race',
 			[sub('submit', [text('results', '1. Alice; 1. Bob; 0. Carol')])],
 			ORGANIZER,
-			/scoreboard has problems, nothing was stored:\nline \d+:/,
+			/scoreboard has problems, nothing was stored:\nracer \d+:/,
 		);
 		expect(await eventCount()).toBe(before);
 	});
@@ -393,7 +393,7 @@ describe('bad inputs: each answered ephemerally, nothing stored', () => {
 			'race',
 			[sub('submit', [text('results', '1. Alice; 2. alice')])],
 			ORGANIZER,
-			/line 2: "alice" is entered twice: on line 1 as "Alice"/,
+			/racer 2: "alice" is entered twice: on racer 1 as "Alice"/,
 		);
 		expect(await eventCount()).toBe(before);
 	});
