@@ -17,7 +17,7 @@ describe('replies within Discord’s limits', () => {
 		const body = visible(await bot.expectRefusal('race', options, ORGANIZER, /^The scoreboard has problems/));
 		expect(body.length).toBeGreaterThan(1000); // long enough to matter
 		expect(body.length).toBeLessThanOrEqual(2000);
-		expect(body).toMatch(/^The scoreboard has problems, nothing was stored:\nline 1: /);
+		expect(body).toMatch(/^The scoreboard has problems, nothing was stored:\nracer 1: /);
 		expect(body).toMatch(/\n…and \d+ more$/);
 		expect(await bot.repo.readEvents((await bot.repo.listLeagues(bot.fake.guildId))[0]!.id)).toHaveLength(1);
 	});
