@@ -1,8 +1,8 @@
 /**
  * The real bot at scale: the bot's own process, as `npm start` runs it (the built dist/index.js when there is one,
- * else src/index.ts through tsx; scripts/node-flags; MALLOC_ARENA_MAX=2), with discord.js, the chart worker and
- * SQLite, driven through the fake Discord (test/e2e/fake-discord.ts, in this process) on a league of 15,000 races
- * of 20 racers (bench/big-league-data.ts) and a second league of 1,000 races in the same server.
+ * else src/index.ts through tsx; scripts/node-flags; scripts/start.sh's malloc settings), with discord.js, the chart
+ * worker and SQLite, driven through the fake Discord (test/e2e/fake-discord.ts, in this process) on a league of
+ * 15,000 races of 20 racers (bench/big-league-data.ts) and a second league of 1,000 races in the same server.
  *
  * It sends a cold /rating (the first after the start; the rating snapshots exist, as in a league that has been
  * running), a warm one, /leaderboard with its chart, then /race void R1, /race restore R1 and /league config
@@ -68,18 +68,32 @@ async function answered(handle: InteractionHandle): Promise<Answer> {
 }
 
 /** The bot's event-loop lines (src/event-loop-log.ts) between two epoch times: longest delay and its interval's GC. */
-function loopBetween(file: string, from: number, to: number): { maxMs: number; gcMs: number; heapMb: number } {
+function loopBetween(
+	file: string,
+	from: number,
+	to: number,
+): { maxMs: number; gcMs: number; heapMb: number; atPeak?: Memory } {
 	if (!existsSync(file)) return { maxMs: Number.NaN, gcMs: Number.NaN, heapMb: Number.NaN };
 	let worst = { maxMs: 0, gcMs: 0 };
 	let heapMb = 0;
+	let atPeak: Memory | undefined;
 	for (const line of readFileSync(file, 'utf8').split('\n')) {
 		if (line === '') continue;
-		const entry = JSON.parse(line) as { t: number; maxMs: number; gcMs: number; heapMb?: number };
+		const entry = JSON.parse(line) as { t: number; maxMs: number; gcMs: number; heapMb?: number } & Partial<Memory>;
 		if (entry.t < from || entry.t > to + 300) continue;
 		if (entry.maxMs > worst.maxMs) worst = entry;
 		heapMb = Math.max(heapMb, entry.heapMb ?? 0);
+		if (entry.rssMb !== undefined && entry.rssMb > (atPeak?.rssMb ?? 0))
+			atPeak = { rssMb: entry.rssMb, heapMb: entry.heapMb ?? 0, buffersMb: entry.buffersMb ?? 0 };
 	}
-	return { ...worst, heapMb };
+	return { ...worst, heapMb, ...(atPeak !== undefined && { atPeak }) };
+}
+
+/** The bot's memory in one line of its event-loop log (src/event-loop-log.ts), in MB. */
+interface Memory {
+	readonly rssMb: number;
+	readonly heapMb: number;
+	readonly buffersMb: number;
 }
 
 async function main(): Promise<void> {
@@ -123,6 +137,7 @@ async function main(): Promise<void> {
 				STORE_URL: `sqlite://${path}`,
 				LOG_LEVEL: 'warn',
 				MALLOC_ARENA_MAX: '2',
+				MALLOC_MMAP_THRESHOLD_: '131072',
 				PITWALL_EVENT_LOOP_LOG: loopFile,
 			},
 			stdio: ['ignore', 'inherit', 'inherit'],
@@ -227,6 +242,18 @@ async function main(): Promise<void> {
 			`  bot process: RSS peak ${peak.toFixed(0)} MB (V8 heap at most ${loop.heapMb} MB), now ${rss.toFixed(0)} MB   target < ${TARGET_RSS_MB} MB;` +
 				` ${loadAverage()} at the end`,
 		);
+		// CPU seconds (all its threads: GC helpers and workers too) depend far less on the machine's load than timings do.
+		const ticks = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+		console.log(
+			`  bot CPU time since its start: ${((Number(ticks[11]) + Number(ticks[12])) / 100).toFixed(1)} s` +
+				` (user and system, every thread)`,
+		);
+		const at = loop.atPeak;
+		if (at !== undefined)
+			console.log(
+				`  at the highest RSS the bot logged (${at.rssMb} MB): V8 heap ${at.heapMb} MB, ArrayBuffers ${at.buffersMb} MB,` +
+					` the rest ${at.rssMb - at.heapMb - at.buffersMb} MB (code and libraries, worker threads, SQLite, malloc)`,
+			);
 	} finally {
 		if (bot?.exitCode === null) {
 			bot.kill('SIGTERM');

@@ -1,7 +1,9 @@
-/** `/leaderboard [system] [league] [page]`: the standings, 15 per page. */
+/** `/leaderboard [system] [league] [page] [season] [cars]`: the standings, 15 per page; with `cars`, the cars'. */
 import { ApplicationCommandOptionType, InteractionContextType } from 'discord.js';
-import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import type { ChatInputCommandInteraction, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { Command, CommandContext } from '../src/discord/command.js';
+import { UserFacingError } from '../src/discord/errors.js';
+import { carsEmbed } from './rating/car.js';
 import { answer } from '../src/discord/reply.js';
 import { EMBED_COLOURS, type EmbedSpec } from '../src/formats/embed.js';
 import { shownSummary } from '../src/formats/rating-scale.js';
@@ -44,6 +46,11 @@ const data = {
 			autocomplete: true,
 			max_length: 64,
 		},
+		{
+			type: ApplicationCommandOptionType.Boolean,
+			name: 'cars',
+			description: 'The cars by their part of a racer’s strength, where the league rates cars apart from drivers',
+		},
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -75,10 +82,34 @@ function filterFooter(board: LeaderboardPage): string {
 	return board.filter === undefined ? '' : ` · ${board.filter}; ${board.hidden} hidden`;
 }
 
+/** `/leaderboard cars:true`: the cars' table of today (a past season's is not kept: `season:` is refused with it). */
+async function carsBoard(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+	const o = interaction.options;
+	if (o.getString('season') !== null) {
+		throw new UserFacingError(
+			'cars-season',
+			'The cars’ table is today’s: leave season out, or ask /leaderboard season: for the drivers.',
+		);
+	}
+	const board = await servicesOf(ctx).cars.page(actorOf(interaction), {
+		system: o.getString('system') ?? undefined,
+		league: o.getString('league') ?? undefined,
+		page: o.getInteger('page') ?? undefined,
+	});
+	if (board.total === 0) {
+		const content = `No car has been rated in **${esc(board.league.config.name)}** yet: its results name no car or team.`;
+		await answer(interaction, { content }, { ephemeral: false });
+		return;
+	}
+	const content = recomputingNotice(board.recomputing);
+	await answer(interaction, { ...(content && { content }), embeds: [embedOf(carsEmbed(board))] }, { ephemeral: false });
+}
+
 export default {
 	data,
 	defer: 'public',
 	async execute(interaction, ctx) {
+		if (interaction.options.getBoolean('cars') === true) return carsBoard(interaction, ctx);
 		const board = await servicesOf(ctx).leaderboard.page(actorOf(interaction), {
 			system: interaction.options.getString('system') ?? undefined,
 			league: interaction.options.getString('league') ?? undefined,

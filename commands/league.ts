@@ -32,6 +32,7 @@ import { actorOf, clip, completeCommon, esc, leagueOption, servicesOf, systemOpt
 import { RETIREMENT_READINGS, type RetirementReading } from '../src/ratings/race.js';
 import { carryOverOf } from '../src/services/seasons/season-service.js';
 import { carryOverSetting } from './season/format.js';
+import { carSettingsText } from '../src/services/leagues/car-settings.js';
 
 const { Subcommand, String: Text, Role, Channel, Integer, Attachment, Boolean: Flag } = ApplicationCommandOptionType;
 
@@ -126,6 +127,15 @@ const data = {
 					name: 'retirements',
 					description: 'How retirements (DNF) count: in their order, tied at the back, or left out',
 					choices: RETIREMENT_READINGS.map((reading) => ({ name: reading, value: reading })),
+				},
+				{
+					type: Text,
+					name: 'cars',
+					description: 'endure and speed rate the car apart from the driver (on) or one rating per racer (off)',
+					choices: [
+						{ name: 'on', value: 'on' },
+						{ name: 'off', value: 'off' },
+					],
 				},
 				// What ratings do at a season's first race (docs/seasons.md).
 				{
@@ -380,6 +390,7 @@ export function settingsText(info: LeagueInfo, post: RankingPostSummary = rankin
 		// Shown once set, as the other settings whose default says nothing (carry: ratings go on as always).
 		...(c.seasonReset !== undefined ? [`At a season’s first race: ${carryOverSetting(carryOverOf(c))}`] : []),
 		`Retirements: ${RETIREMENT_TEXT[c.retirements ?? 'ordered']}`,
+		...(carSettingsText(c) !== undefined ? [carSettingsText(c)!] : []),
 		...(c.points !== undefined || c.bestResults !== undefined
 			? [
 					`Forecast points: ${pointsTableText(c.points ?? F1_POINTS)}${c.bestResults !== undefined ? ` · best ${c.bestResults} results count` : ''}`,
@@ -443,6 +454,7 @@ export default {
 					...common,
 					reset: reset === 'yearly' || reset === 'none' ? reset : undefined,
 					retirements: RETIREMENT_READINGS.find((reading) => reading === retirements),
+					cars: (['on', 'off'] as const).find((value) => value === o.getString('cars')),
 					parameters: o.getString('parameters') ?? undefined,
 					postDay: o.getInteger('post-day') ?? undefined,
 					postHour: o.getInteger('post-hour') ?? undefined,

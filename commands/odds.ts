@@ -12,6 +12,7 @@ import { leagueScale } from '../src/services/ratings/shown-scale.js';
 import { embedOf } from './embed.js';
 import { oddsChart } from '../src/services/ratings/chart-data.js';
 import { recomputingNotice } from './recomputing-notice.js';
+import { carPartText } from './rating/car.js';
 import {
 	actorOf,
 	chartFiles,
@@ -55,7 +56,9 @@ export function oddsEmbed(r: OddsResult, chart: string | undefined): EmbedSpec {
 		.map((row) => {
 			const unrated = row.unrated ? ' *(unrated: newcomer rating)*' : '';
 			const top3 = r.rows.length > 3 ? ` · top 3 ${fmtPct(row.pTop3)}` : '';
-			return `**${esc(row.name)}** (${fmtRating(scale.rating(row.rating))})${unrated}: win ${fmtPct(row.pWin)}${top3} · expected position ${fmtPosition(row.expectedPosition)}`;
+			// Where cars are rated the odds read driver + car: both parts are shown.
+			const car = row.car === undefined ? '' : ` + car ${carPartText(scale, row.car.part)}`;
+			return `**${esc(row.name)}** (${fmtRating(scale.rating(row.rating))}${car})${unrated}: win ${fmtPct(row.pWin)}${top3} · expected position ${fmtPosition(row.expectedPosition)}`;
 		});
 	const [a, b] = r.rows;
 	const headToHead =

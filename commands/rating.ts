@@ -2,9 +2,11 @@
 import {
 	InteractionContextType,
 	ApplicationCommandOptionType,
+	type ChatInputCommandInteraction,
 	type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import type { Command, CommandContext } from '../src/discord/command.js';
+import { UserFacingError } from '../src/discord/errors.js';
 import { beforeAfter, standoutLines, whyLines } from './rating/why-text.js';
 import { answer } from '../src/discord/reply.js';
 import { standingColour, type EmbedSpec } from '../src/formats/embed.js';
@@ -28,6 +30,7 @@ import {
 } from './shared.js';
 import { plural } from '../src/formats/plural.js';
 import { recomputingNotice } from './recomputing-notice.js';
+import { carEmbed, carPartText, carWhyLine, strengthText } from './rating/car.js';
 
 const data = {
 	name: 'rating',
@@ -52,6 +55,13 @@ const data = {
 			autocomplete: true,
 			max_length: 200,
 		},
+		{
+			type: ApplicationCommandOptionType.String,
+			name: 'car',
+			description: 'A car instead of a player, where the league rates cars apart from drivers',
+			autocomplete: true,
+			max_length: 64,
+		},
 	],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -72,11 +82,15 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined, web?: st
 	}
 	const s = shownSummary(scale, r.summary);
 	const inline = (name: string, value: string) => ({ name, value, inline: true });
-	const lastRace = r.why
-		? whyLines(scale, r.why)
-		: r.lastChange && [
-				`${esc(r.lastChange.race)}${r.lastChange.date ? ` (${r.lastChange.date})` : ''}: ${beforeAfter(scale, r.lastChange.before, r.lastChange.after)}`,
-			];
+	const carMove = r.lastChange?.car;
+	const lastRace = (r.why || r.lastChange) && [
+		...(r.why
+			? whyLines(scale, r.why)
+			: [
+					`${esc(r.lastChange!.race)}${r.lastChange!.date ? ` (${r.lastChange!.date})` : ''}: ${beforeAfter(scale, r.lastChange!.before, r.lastChange!.after)}`,
+				]),
+		...(carMove !== undefined ? [carWhyLine(scale, carMove)] : []),
+	];
 	return {
 		title,
 		author,
@@ -87,7 +101,10 @@ export function ratingEmbed(r: PlayerRating, chart: string | undefined, web?: st
 			...(r.hiddenBecause !== undefined ? [`Not on the leaderboard: ${r.hiddenBecause}.`] : []),
 		].join('\n'),
 		fields: [
-			inline('Rating', fmtRating(s.rating)),
+			// Where the league rates cars, the rating is the driver's part, and the car's part stands beside it.
+			inline(r.car ? 'Driver' : 'Rating', fmtRating(s.rating)),
+			r.car && inline('Car', `${carPartText(scale, r.car.part)} (${esc(r.car.name)})`),
+			r.car && inline('Strength (driver + car)', strengthText(scale, r.summary.rating, r.car.part)),
 			s.uncertainty !== undefined && inline(uncertaintyLabel(scale), uncertaintyText(scale, s.uncertainty)),
 			inline('Rank', r.rank !== undefined ? `${r.rank} of ${r.rated}` : 'not on the leaderboard'),
 			// Under the yearly reset the count restarts each season (the best and worst races span every season).
@@ -152,10 +169,27 @@ export function preparingNotice(preparing: PlayerRating['preparing']): string | 
 	return `⏳ ${parts.join(' and ').replace(/^t/, 'T')} ${are} still being prepared for this league: ask again in a few seconds.`;
 }
 
+/** `/rating car:`: one car of a league that rates cars (a player or a comparison with it is refused). */
+async function rateCar(interaction: ChatInputCommandInteraction, ctx: CommandContext, car: string): Promise<void> {
+	const o = interaction.options;
+	if (o.getString('player') !== null || o.getString('compare') !== null) {
+		throw new UserFacingError('car-and-player', 'Give a player or a car, not both: /rating car: shows one car.');
+	}
+	const result = await servicesOf(ctx).cars.car(actorOf(interaction), {
+		car,
+		system: o.getString('system') ?? undefined,
+		league: o.getString('league') ?? undefined,
+	});
+	const content = recomputingNotice(result.recomputing);
+	await answer(interaction, { ...(content && { content }), embeds: [embedOf(carEmbed(result))] }, { ephemeral: false });
+}
+
 export default {
 	data,
 	defer: 'public',
 	async execute(interaction, ctx) {
+		const car = interaction.options.getString('car');
+		if (car !== null) return rateCar(interaction, ctx, car);
 		const result = await servicesOf(ctx).ratings.rating(actorOf(interaction), {
 			player: interaction.options.getString('player') ?? undefined,
 			system: interaction.options.getString('system') ?? undefined,

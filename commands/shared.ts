@@ -65,6 +65,7 @@ export async function completeCommon(interaction: AutocompleteInteraction, ctx: 
 	if (focused.name === 'league') choices = await autocomplete.leagues(actor, typed);
 	else if (focused.name === 'race') choices = await autocomplete.races(actor, league, typed);
 	else if (focused.name === 'season') choices = await autocomplete.seasons(actor, league, typed);
+	else if (focused.name === 'car') choices = await autocomplete.cars(actor, league, typed);
 	else if (['player', 'from', 'into'].includes(focused.name))
 		choices = await autocomplete.players(actor, league, typed);
 	else if (focused.name === 'players' || focused.name === 'compare') {

@@ -10,6 +10,11 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Fewer glibc malloc arenas for sqlite3's worker threads (docs/storage.md: peak RSS ~300 MB -> 246 MB).
 export MALLOC_ARENA_MAX=2
+# Blocks of 128 KiB and more straight from the kernel (mmap), given back when freed. Without a fixed threshold glibc
+# raises it after each large block freed (up to 32 MiB), so later large blocks (the store's records as they are read
+# and written, a chart's buffers) land in its heap, whose free space is never given back: at 15,000 races of 20 that
+# heap held 43 MB at the bot's peak, 33 MB with this (bench/real-bot.ts, docs/benchmarks.md).
+export MALLOC_MMAP_THRESHOLD_=131072
 # V8's heap sizing (scripts/node-flags, read by the benches too): a smaller young generation (4 MB semi-spaces) and a
 # heap that grows by 50 % rather than V8's default between full collections. A 15,000-race league's replays peaked at
 # 332 MB of RSS with V8's defaults and at 168 MB with these (bench/big-league.ts, services alone); the idle bot holds

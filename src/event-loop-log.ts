@@ -5,9 +5,11 @@ import { getHeapStatistics } from 'node:v8';
 /**
  * PITWALL_EVENT_LOOP_LOG=<file>: the bot measures its own event loop and appends one JSON line per interval to the
  * file: `{"t": <epoch ms at the interval's end>, "maxMs": <longest delay>, "gcMs": <longest GC pause>, "heapMb": <V8's
- * heap size then>, "mallocMb": <memory malloc'ed by V8 outside its heap>}`. A benchmark
- * that drives the real process (bench/real-bot.ts) reads it to learn the longest block inside the bot, which no
- * outside probe can see (an answer's latency mixes the block with the work queued behind it).
+ * heap size then>, "mallocMb": <memory malloc'ed by V8 outside its heap>, "buffersMb": <ArrayBuffers' contents,
+ * outside the heap>, "rssMb": <the process's RSS, worker threads included>}`: RSS minus the heap and the buffers is
+ * what the worker threads, native libraries (SQLite, canvas) and malloc's free space hold. A benchmark that drives
+ * the real process (bench/real-bot.ts) reads it to learn the longest block inside the bot, which no outside probe can
+ * see (an answer's latency mixes the block with the work queued behind it).
  *
  * Off unless the variable is set. monitorEventLoopDelay samples every millisecond on a libuv timer and costs next
  * to nothing; the line is written synchronously, a few dozen bytes every `everyMs`.
@@ -29,6 +31,8 @@ export function startEventLoopLog(path: string, everyMs = 250): () => void {
 			gcMs,
 			heapMb: mb(heap.total_heap_size),
 			mallocMb: mb(heap.malloced_memory),
+			buffersMb: mb(process.memoryUsage().arrayBuffers),
+			rssMb: mb(process.memoryUsage.rss()),
 		};
 		delays.reset();
 		gcMs = 0;

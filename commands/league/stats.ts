@@ -38,6 +38,28 @@ function bestLine(stats: LeagueStats): string {
 	return `${head}, ${best.next.margin.toFixed(1)} ahead of ${best.next.system} (${perRace.toFixed(3)} a race).`;
 }
 
+/**
+ * Where results name cars: endure and speed with the car rated apart and without, so an organizer sees whether it
+ * helps their league (`/league config cars:on|off`).
+ */
+export function carsLines(stats: LeagueStats): string[] {
+	if (stats.cars === undefined || stats.cars.length === 0) return [];
+	const ll = (x: number) => minus(x.toFixed(1));
+	const line = (c: NonNullable<LeagueStats['cars']>[number]) => {
+		if (c.with.races === 0) return `${c.system}: no race scored.`;
+		const gain = c.with.winner_log_likelihood - c.without.winner_log_likelihood;
+		const verdict =
+			Math.abs(gain) < 0.05
+				? 'no difference'
+				: `cars ${gain > 0 ? 'help' : 'cost'} ${Math.abs(gain).toFixed(1)} (${(Math.abs(gain) / c.with.races).toFixed(3)} a race)`;
+		return `${c.system}: with cars ${ll(c.with.winner_log_likelihood)} · without ${ll(c.without.winner_log_likelihood)}: ${verdict}; ${c.on ? 'on' : 'off'} in this league`;
+	};
+	return [
+		'**The car apart from the driver** (winner LL, the other parameters as set; /league config cars:on|off):',
+		...stats.cars.map(line),
+	];
+}
+
 export function statsEmbed(stats: LeagueStats, chart: string | undefined): EmbedSpec {
 	const table = [
 		'```',
@@ -53,6 +75,7 @@ export function statsEmbed(stats: LeagueStats, chart: string | undefined): Embed
 			'Each race predicted from the ratings before it.',
 			...table,
 			bestLine(stats),
+			...carsLines(stats),
 			'Winner LL: Σ ln P(actual winner), higher is better. Brier: lower is better. Picked: races the favourite won.',
 		].join('\n'),
 		image: chart,

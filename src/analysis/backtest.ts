@@ -1,7 +1,7 @@
 import { createReplay, grownState, type PreparedRace, type ReplayOptions } from '../league/replay.js';
 import { rankRace } from '../ratings/race.js';
 import { winProbabilities } from '../ratings/odds/odds.js';
-import type { FieldEntry, Race, RatingSystem } from '../ratings/types.js';
+import type { FieldEntry, Race, RankedEntry, RatingSystem } from '../ratings/types.js';
 
 /**
  * Backtest: replay a history and, before each race, score the system's prediction of the winner.
@@ -13,7 +13,18 @@ import type { FieldEntry, Race, RatingSystem } from '../ratings/types.js';
  * The actual winner is the first tie group of rankRace: normally one racer. With a tie for first, the tied racers
  * are one outcome: P(actual winner) is the sum of their probabilities, and the Brier score treats them as one
  * class. A race the system cannot rate (UnratableRaceError) is not scored; it is counted in `skipped`.
+ *
+ * With `scoreFrom` (a day, YYYY-MM-DD) the ratings still replay from the first race, but only the races from that day
+ * on are scored: an out-of-sample check of a setting tuned on the earlier races. Scoring begins at the first race
+ * dated on or after the day; from there, a race dated before the day (a late result of an earlier season) is not
+ * scored, an undated one is (it comes after the scored races in the log). Undated races before the first scored one
+ * are not scored.
  */
+
+export interface BacktestOptions extends ReplayOptions {
+	/** Score only the races from this day on (YYYY-MM-DD); the earlier ones still rate. Default: every race. */
+	readonly scoreFrom?: string | undefined;
+}
 
 export interface BacktestResult {
 	/** Races scored. */
@@ -26,6 +37,11 @@ export interface BacktestResult {
 	readonly p_winner_quartiles: readonly [number, number, number] | null;
 	/** Mean over races of the multi-class Brier score Σ_i (p_i - o_i)², o_i = 1 for the winner (group), else 0. */
 	readonly brier_winner: number | null;
+	/** With `scoreFrom`: the day, the first scored race (null when none was) and the races replayed before it. */
+	readonly score_from?: string;
+	readonly first_scored?: { readonly race: string; readonly date: string | null } | null;
+	/** With `scoreFrom`: races applied to the ratings before scoring began (not scored, not counted in `skipped`). */
+	readonly replayed_before?: number;
 }
 
 /** What a backtest scores for one race. */
@@ -54,22 +70,40 @@ export interface IncrementalBacktest {
 export function createBacktest<S, P>(
 	system: RatingSystem<S, P>,
 	params: P,
-	options: ReplayOptions = {},
+	options: BacktestOptions = {},
 ): IncrementalBacktest {
-	const replay = createReplay(system, params, options);
+	const { scoreFrom, ...replayOptions } = options;
+	const replay = createReplay(system, params, replayOptions);
 	/** The retirements of a race left out of its rating, with their states as the race found them. */
 	const retired = (race: Race, prepared: PreparedRace<S>): FieldEntry<S>[] =>
 		rankRace(race)
 			.filter((entry) => entry.status === 'DNF')
 			.map((entry) => ({
 				...entry,
-				state: stateBefore(entry.player, race, prepared),
+				state: stateBefore(entry, race, prepared),
 			}));
-	/** A racer's state as the race found it: a newcomer after a season's restart, moved after a soft reset. */
-	const stateBefore = (player: string, race: Race, prepared: PreparedRace<S>): S => {
+	/**
+	 * A racer's state as the race found it, in the race's car (its car part included where the system rates cars): a
+	 * newcomer after a season's restart, moved after a soft reset.
+	 */
+	const stateBefore = (entry: RankedEntry, race: Race, prepared: PreparedRace<S>): S => {
 		if (prepared.reset) return system.newcomer(params);
-		const moved = prepared.moved?.get(player);
-		return moved === undefined ? replay.stateAt(player, race.date) : grownState(system, params, moved, race.date);
+		const moved = prepared.moved?.get(entry.player);
+		if (moved === undefined) return replay.stateAt(entry.player, race.date, entry.car);
+		// Moved toward the mean, then put in the car as prepare puts the racers who finish (replay.ts).
+		const driver = grownState(system, params, moved, race.date);
+		const cars = system.cars;
+		if (cars === undefined || !cars.on(params) || entry.car === undefined) return driver;
+		return cars.inCar(driver, replay.carPart(entry.car, race.date) ?? 0);
+	};
+	/** Whether scoring has begun (always, without scoreFrom), and what came before it. */
+	let scoring = scoreFrom === undefined;
+	let replayedBefore = 0;
+	let firstScored: { race: string; date: string | null } | null = null;
+	const inWindow = (race: Race): boolean => {
+		if (scoreFrom === undefined) return true;
+		if (!scoring && race.date !== undefined && race.date >= scoreFrom) scoring = true;
+		return scoring && (race.date === undefined || race.date >= scoreFrom);
 	};
 	const pWinners: number[] = [];
 	let logLikelihood = 0;
@@ -77,6 +111,12 @@ export function createBacktest<S, P>(
 	let skipped = 0;
 	return {
 		score(race) {
+			if (!inWindow(race)) {
+				// Rated as in any replay (prepare then commit: the same bits as the scored path), never scored.
+				replay.commit(replay.prepare(race));
+				if (!scoring) replayedBefore++;
+				return undefined;
+			}
 			const prepared = replay.prepare(race);
 			// Before the race nobody knows who will retire: the prediction is over every starter, whatever reading of
 			// retirements rates the race (leaving them out of the field would make the winner easier to
@@ -100,6 +140,7 @@ export function createBacktest<S, P>(
 			});
 			const brier = (pWinner - 1) ** 2 + brierLosers;
 			pWinners.push(pWinner);
+			firstScored ??= { race: race.id, date: race.date ?? null };
 			logLikelihood += Math.log(pWinner);
 			brierSum += brier;
 			return { race: race.id, pWinner, brier, p, won };
@@ -113,6 +154,11 @@ export function createBacktest<S, P>(
 				winner_log_likelihood: logLikelihood,
 				p_winner_quartiles: n === 0 ? null : [quantile(sorted, 0.25), quantile(sorted, 0.5), quantile(sorted, 0.75)],
 				brier_winner: n === 0 ? null : brierSum / n,
+				...(scoreFrom !== undefined && {
+					score_from: scoreFrom,
+					first_scored: firstScored,
+					replayed_before: replayedBefore,
+				}),
 			};
 		},
 	};
@@ -122,7 +168,7 @@ export function backtest<S, P>(
 	system: RatingSystem<S, P>,
 	params: P,
 	races: readonly Race[],
-	options: ReplayOptions = {},
+	options: BacktestOptions = {},
 	onRace?: (prediction: RacePrediction) => void,
 ): BacktestResult {
 	const run = createBacktest(system, params, options);

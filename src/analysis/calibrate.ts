@@ -2,7 +2,8 @@
  * Calibration: tune a rating system's main parameters on a league's own history, by maximising the backtest's
  * winner log-likelihood (backtest.ts) with a bounded number of backtests (docs/calibrate.md).
  *
- * Search: each searched quantity (calibration-space.ts) is mapped to u ∈ [0, 1] on a log scale. Coordinate cycles
+ * Search: each searched quantity (calibration-space.ts) is mapped to u ∈ [0, 1] on a log scale (a share: on the log
+ * of the half-life it makes, calibration-space.ts). Coordinate cycles
  * run Brent's bounded minimiser (golden section with parabolic steps; Brent 1973, ch. 5 `localmin`) along one
  * coordinate at a time, the others held at the best point so far: the first cycle over each whole range, later
  * cycles in a window around the best point that follows how far the coordinate last moved. Every searched value is rounded to 4
@@ -10,7 +11,16 @@
  * exactly; a point already evaluated is not evaluated again. Deterministic: no randomness, fixed order.
  */
 import { backtest } from './backtest.js';
-import { paramValue, quantityOf, searchSpace, type SearchDimension } from './calibration-space.js';
+import {
+	historyHasCars,
+	logSpan,
+	paramValue,
+	quantityAtUnit,
+	quantityOf,
+	searchSpace,
+	unitOf,
+	type SearchDimension,
+} from './calibration-space.js';
 import type { ReplayOptions } from '../league/replay.js';
 import { ParamError, type ParamOverrides, type Race, type RatingSystem } from '../ratings/types.js';
 
@@ -22,8 +32,13 @@ export interface CalibrateOptions {
 	readonly reset?: ReplayOptions['reset'];
 	/** How retirements are read (rankRace; default `ordered`). */
 	readonly retirements?: ReplayOptions['retirements'];
-	/** Hard cap on backtests, the default-parameter backtest included. Default 60. */
+	/** Hard cap on backtests, the default-parameter backtest included. Default: defaultMaxEvaluations. */
 	readonly maxEvaluations?: number | undefined;
+	/**
+	 * Score only the races from this day on (YYYY-MM-DD; backtest.ts): the ratings still replay from the first race, so
+	 * the numbers are tuned on that window of a longer history.
+	 */
+	readonly scoreFrom?: string | undefined;
 	/** Search only these quantities (names from the system's search space). Default: all of them. */
 	readonly only?: readonly string[] | undefined;
 }
@@ -45,6 +60,9 @@ export interface CalibrationResult {
 	readonly notes: readonly string[];
 	/** Races scored by the backtest. */
 	readonly races: number;
+	/** With scoreFrom: the day, and the date of the first race scored (null when none was, or it has no date). */
+	readonly scoreFrom?: string;
+	readonly firstScoredDate?: string | null;
 	/** The searched quantities at the defaults (with the fixed overrides); a half-life may be Infinity. */
 	readonly defaultPoint: Readonly<Record<string, number>>;
 	/** The best searched quantities found (equal to defaultPoint when nothing beat the defaults). */
@@ -69,6 +87,17 @@ export interface CalibrationResult {
 }
 
 export const DEFAULT_MAX_EVALUATIONS = 60;
+/** Backtests per searched quantity beyond two (endure and speed with cars search four). */
+export const EVALUATIONS_PER_DIMENSION = 30;
+
+/**
+ * The default cap for a search of `dimensions` quantities: 60 up to two (each settles well within it), 30 per
+ * quantity beyond (four: 120). Coordinate cycles spend a line search per quantity per cycle, and the coupled pairs of
+ * a car search (k with kCar, the forgetting half-life with carCarry) need a few cycles to walk their ridges.
+ */
+export function defaultMaxEvaluations(dimensions: number): number {
+	return Math.max(DEFAULT_MAX_EVALUATIONS, EVALUATIONS_PER_DIMENSION * dimensions);
+}
 /** Brent's tolerance, as a relative change of the searched quantity (1 %: far below what the data can resolve). */
 const RELATIVE_TOLERANCE = 0.01;
 /** A cycle improving the log-likelihood by less than this (nats) ends the search. */
@@ -85,12 +114,11 @@ export function roundParam(value: number): number {
 }
 
 function toUnit(dimension: SearchDimension, quantity: number): number {
-	const clamped = Math.min(Math.max(quantity, dimension.lo), dimension.hi);
-	return Math.log(clamped / dimension.lo) / Math.log(dimension.hi / dimension.lo);
+	return unitOf(dimension, Math.min(Math.max(quantity, dimension.lo), dimension.hi));
 }
 
 function fromUnit(dimension: SearchDimension, u: number): number {
-	return roundParam(dimension.lo * Math.pow(dimension.hi / dimension.lo, u));
+	return roundParam(quantityAtUnit(dimension, u));
 }
 
 /**
@@ -102,15 +130,18 @@ export function calibrate<S, P>(
 	races: readonly Race[],
 	options: CalibrateOptions = {},
 ): CalibrationResult {
-	const maxEvaluations = options.maxEvaluations ?? DEFAULT_MAX_EVALUATIONS;
-	if (!Number.isInteger(maxEvaluations) || maxEvaluations < 1) {
-		throw new ParamError(`calibrate: maxEvaluations must be a positive integer, got ${maxEvaluations}`);
+	if (
+		options.maxEvaluations !== undefined &&
+		(!Number.isInteger(options.maxEvaluations) || options.maxEvaluations < 1)
+	) {
+		throw new ParamError(`calibrate: maxEvaluations must be a positive integer, got ${options.maxEvaluations}`);
 	}
 	const fixed = options.fixed ?? {};
 	const reset = options.reset;
+	const backtestOptions = { reset, retirements: options.retirements, scoreFrom: options.scoreFrom };
 	const defaults = system.params(fixed) as Readonly<Record<string, unknown>>;
 	const dated = races.length > 0 && races.every((race) => race.date !== undefined);
-	const space = searchSpace(system.id, defaults, { dated, reset });
+	const space = searchSpace(system.id, defaults, { dated, reset, cars: historyHasCars(races) });
 	let dimensions = space.dimensions;
 	if (options.only !== undefined) {
 		const known = dimensions.map((d) => d.name);
@@ -123,6 +154,7 @@ export function calibrate<S, P>(
 		}
 		dimensions = dimensions.filter((d) => options.only!.includes(d.name));
 	}
+	const maxEvaluations = options.maxEvaluations ?? defaultMaxEvaluations(dimensions.length);
 
 	const defaultPoint = Object.fromEntries(
 		dimensions.map((d) => [d.name, quantityOf(d, Number(defaults[d.param]))]),
@@ -131,6 +163,7 @@ export function calibrate<S, P>(
 	const trace: CalibrationStep[] = [];
 	const seen = new Map<string, number>();
 	let racesScored = 0;
+	let firstScoredDate: string | null | undefined;
 	/** Backtest at a point (quantities by dimension, in order); memoised; −LL for the minimiser. */
 	const evaluate = (quantities: readonly number[], overrides: ParamOverrides): number => {
 		const key = quantities.join(',');
@@ -140,9 +173,10 @@ export function calibrate<S, P>(
 		let logLikelihood = -Infinity;
 		let error: string | undefined;
 		try {
-			const result = backtest(system, system.params(overrides), races, { reset, retirements: options.retirements });
+			const result = backtest(system, system.params(overrides), races, backtestOptions);
 			logLikelihood = result.winner_log_likelihood;
 			racesScored = result.races;
+			if (result.first_scored !== undefined) firstScoredDate = result.first_scored?.date ?? null;
 		} catch (caught) {
 			error = caught instanceof Error ? caught.message : String(caught);
 		}
@@ -177,7 +211,7 @@ export function calibrate<S, P>(
 			dimensions.map((d, i) => toUnit(d, defaultQuantities[i]!)),
 			() => Math.min(maxEvaluations - trace.length, maxCalls - calls),
 			{
-				tolerances: dimensions.map((d) => Math.log1p(RELATIVE_TOLERANCE) / Math.log(d.hi / d.lo)),
+				tolerances: dimensions.map((d) => Math.log1p(RELATIVE_TOLERANCE) / logSpan(d)),
 				minImprovement: CYCLE_IMPROVEMENT,
 			},
 		);
@@ -203,6 +237,7 @@ export function calibrate<S, P>(
 		dimensions,
 		notes: space.notes,
 		races: racesScored,
+		...(options.scoreFrom !== undefined && { scoreFrom: options.scoreFrom, firstScoredDate: firstScoredDate ?? null }),
 		defaultPoint,
 		bestPoint: best.point,
 		bestParams,
@@ -225,7 +260,8 @@ function raceLogLikelihoods<S, P>(
 	options: CalibrateOptions,
 ): number[] {
 	const terms: number[] = [];
-	backtest(system, system.params(overrides), races, { reset: options.reset, retirements: options.retirements }, (r) =>
+	const { reset, retirements, scoreFrom } = options;
+	backtest(system, system.params(overrides), races, { reset, retirements, scoreFrom }, (r) =>
 		terms.push(Math.log(r.pWinner)),
 	);
 	return terms;

@@ -40,7 +40,14 @@ export const sampleLeagueConfig = (guildId: string): LeagueConfig => ({
 export const raceInputOf = (race: Race): RaceInput => ({
 	date: race.date,
 	mode: race.mode,
-	entries: race.entries.map(({ player, position, time, status }) => ({ player, position, time, status })),
+	entries: race.entries.map(({ player, position, time, status, team, car }) => ({
+		player,
+		position,
+		time,
+		status,
+		...(team !== undefined && { team }),
+		...(car !== undefined && { car }),
+	})),
 });
 
 /**

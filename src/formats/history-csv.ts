@@ -5,15 +5,16 @@ import { utf16WithoutBomProblem, withoutControls } from './text-problems.js';
 import type { EntryStatus, Race, RaceEntry, RaceMode } from '../ratings/types.js';
 
 /**
- * The history CSV: one row per (race, player), header `race,date,player,position,time,status` with an optional
- * `mode` column and an optional `team` column. Only `race`, `player` and `position` are required; columns may come in
- * any order. Rows of one race are contiguous; the file order is the confirmation order (rating-order.ts: races are
- * rated by date, in file order within a date, an undated race after the races before it). Equal positions are ties; status
- * is empty (finished), DNF, DNS or DSQ; time is seconds, m:ss.fff or h:mm:ss.fff; mode is tt (default) or items; team
- * is the racer's team in that race (the championship's teams table; empty: none).
+ * The history CSV: one row per (race, player), header `race,date,player,position,time,status` with optional `mode`,
+ * `team` and `car` columns. Only `race`, `player` and `position` are required; columns may come in any order. Rows of
+ * one race are contiguous; the file order is the confirmation order (rating-order.ts: races are rated by date, in
+ * file order within a date, an undated race after the races before it). Equal positions are ties; status is empty
+ * (finished), DNF, DNS or DSQ; time is seconds, m:ss.fff or h:mm:ss.fff; mode is tt (default) or items; team is the
+ * racer's team in that race (the championship's teams table; empty: none); car is the racer's car in that race (an
+ * Ergast constructor, a sim's car model: what a rating of cars apart from drivers reads; empty: none).
  */
 
-export const HISTORY_COLUMNS = ['race', 'date', 'player', 'position', 'time', 'status', 'mode', 'team'] as const;
+export const HISTORY_COLUMNS = ['race', 'date', 'player', 'position', 'time', 'status', 'mode', 'team', 'car'] as const;
 type Column = (typeof HISTORY_COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['race', 'player', 'position'];
 
@@ -56,6 +57,13 @@ function teamProblem(team: string): string | undefined {
 	if (/\p{Cc}/u.test(team)) return 'a team name may not hold control characters';
 	if ([...team].length > 64) return `the team name "${team.slice(0, 20)}…" is longer than 64 characters`;
 	return nameProblem(team, 'team name', { maxLength: 64, idLike: false });
+}
+
+/** A car's name: a team name's rules (a car stands where a team would: the same tables, the same length). */
+function carProblem(car: string): string | undefined {
+	if (/\p{Cc}/u.test(car)) return 'a car name may not hold control characters';
+	if ([...car].length > 64) return `the car name "${car.slice(0, 20)}…" is longer than 64 characters`;
+	return nameProblem(car, 'car name', { maxLength: 64, idLike: false });
 }
 
 /** A race id may hold almost anything (it becomes the race's name), but no control character. */
@@ -187,6 +195,10 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 		const badTeam = rawTeam === '' ? undefined : teamProblem(rawTeam);
 		if (badTeam !== undefined) fail(line, badTeam);
 		const team = normalizeName(rawTeam);
+		const rawCar = cell('car');
+		const badCar = rawCar === '' ? undefined : carProblem(rawCar);
+		if (badCar !== undefined) fail(line, badCar);
+		const car = normalizeName(rawCar);
 
 		if (current?.id !== raceId) {
 			if (seenRaces.has(raceId)) {
@@ -226,6 +238,7 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 			...(time !== undefined && { time }),
 			status: status!,
 			...(team !== '' && { team }),
+			...(car !== '' && { car }),
 		});
 	}
 	close();
@@ -234,7 +247,8 @@ export function parseHistoryCsv(text: string, file = '<input>', warn: HistoryCsv
 
 /**
  * Write races as a history CSV (LF line ends, final newline). The `mode` column is written only when some race
- * has a mode, the `team` column only when some racer has a team. Numbers are written with String(), so times round-trip exactly.
+ * has a mode, the `team` and `car` columns only when some racer has one. Numbers are written with String(), so times
+ * round-trip exactly.
  *
  * What parseHistoryCsv would refuse, or read back differently, is refused instead (HistoryCsvWriteError naming the
  * race and the problem): a file this writes always reads back to the same races.
@@ -243,8 +257,9 @@ export function writeHistoryCsv(races: readonly Race[]): string {
 	checkWritable(races);
 	const withMode = races.some((race) => race.mode !== undefined);
 	const withTeam = races.some((race) => race.entries.some((entry) => entry.team !== undefined));
+	const withCar = races.some((race) => race.entries.some((entry) => entry.car !== undefined));
 	const columns = HISTORY_COLUMNS.filter(
-		(column) => (column !== 'mode' || withMode) && (column !== 'team' || withTeam),
+		(column) => (column !== 'mode' || withMode) && (column !== 'team' || withTeam) && (column !== 'car' || withCar),
 	);
 	const lines = [columns.join(',')];
 	for (const race of races) {
@@ -258,6 +273,7 @@ export function writeHistoryCsv(races: readonly Race[]): string {
 				status: entry.status === 'finished' ? '' : entry.status,
 				mode: race.mode ?? '',
 				team: entry.team ?? '',
+				car: entry.car ?? '',
 			};
 			lines.push(csvLine(columns.map((column) => values[column])));
 		}
@@ -317,16 +333,8 @@ function checkWritable(races: readonly Race[]): void {
 			if (entry.time !== undefined && !(Number.isFinite(entry.time) && entry.time >= 0)) {
 				throw new HistoryCsvWriteError(`${at}: time ${entry.time} must be a finite number of seconds, at least 0`);
 			}
-			if (entry.team !== undefined) {
-				const problem = entry.team.trim() === '' ? 'the team name is empty' : teamProblem(entry.team);
-				if (problem !== undefined) throw new HistoryCsvWriteError(`${at}: ${problem}`);
-				if (entry.team !== entry.team.trim()) {
-					throw new HistoryCsvWriteError(`${at}: the team name has spaces at its ends, which a reader trims`);
-				}
-				if (entry.team !== normalizeName(entry.team)) {
-					throw new HistoryCsvWriteError(`${at}: the team name has several spaces in a row, which a reader makes one`);
-				}
-			}
+			checkWritableName(entry.team, 'team', teamProblem, at);
+			checkWritableName(entry.car, 'car', carProblem, at);
 			if (!ENTRY_STATUSES.includes(entry.status)) {
 				throw new HistoryCsvWriteError(
 					`${at}: status ${JSON.stringify(entry.status)} must be finished, DNF, DNS or DSQ`,
@@ -334,4 +342,22 @@ function checkWritable(races: readonly Race[]): void {
 			}
 		}
 	});
+}
+
+/** A team's or car's name as the reader reads it back (nothing, or the same text): else HistoryCsvWriteError. */
+function checkWritableName(
+	name: string | undefined,
+	what: 'team' | 'car',
+	problemOf: (name: string) => string | undefined,
+	at: string,
+): void {
+	if (name === undefined) return;
+	const problem = name.trim() === '' ? `the ${what} name is empty` : problemOf(name);
+	if (problem !== undefined) throw new HistoryCsvWriteError(`${at}: ${problem}`);
+	if (name !== name.trim()) {
+		throw new HistoryCsvWriteError(`${at}: the ${what} name has spaces at its ends, which a reader trims`);
+	}
+	if (name !== normalizeName(name)) {
+		throw new HistoryCsvWriteError(`${at}: the ${what} name has several spaces in a row, which a reader makes one`);
+	}
 }

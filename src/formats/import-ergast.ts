@@ -1,3 +1,4 @@
+import { readCsv } from './csv.js';
 import { ImportError, readTable, type ImportResult } from './import-table.js';
 import { normalizeName } from '../league/player-names.js';
 import type { RaceEntry } from '../ratings/types.js';
@@ -7,6 +8,8 @@ export interface ErgastFiles {
 	readonly races: string;
 	readonly results: string;
 	readonly drivers: string;
+	/** constructors.csv, when the dump has it: the cars' names (else each is `constructor <constructorId>`). */
+	readonly constructors?: string | undefined;
 }
 
 export interface ErgastOptions {
@@ -16,7 +19,8 @@ export interface ErgastOptions {
 }
 
 /**
- * Import Formula One results from the Ergast database dump (`f1db_csv`: races.csv, results.csv, drivers.csv).
+ * Import Formula One results from the Ergast database dump (`f1db_csv`: races.csv, results.csv, drivers.csv, and
+ * constructors.csv when present).
  *
  * - Races of the chosen seasons that have results, ordered by date then round; id `YYYY-RR Name`
  *   (e.g. `1970-01 South African Grand Prix`), date from races.csv.
@@ -25,6 +29,9 @@ export interface ErgastOptions {
  *   W withdrawn, F failed to qualify) get status DNF and keep that order, below every classified entry.
  * - Classified entries carry their race time (`milliseconds` / 1000) where the dump has one.
  * - Driver name `forename surname`; names shared by several drivers get ` (driverRef)` appended.
+ * - Each entry's car is its constructor (results.csv `constructorId`, where the file has the column): its `name` in
+ *   constructors.csv (names shared by several constructors get ` (constructorRef)`), else `constructor <id>`. In
+ *   F1 the constructor is the car: what a rating of cars apart from drivers separates.
  * - A driver entered twice in one race (raceId 540, driverId 229, two failed qualifications) keeps the entry
  *   with the better positionOrder; the other is dropped and noted.
  */
@@ -54,6 +61,8 @@ export function importErgast(files: ErgastFiles, options: ErgastOptions = {}): I
 		return idsByName.get(driver.name)!.size > 1 ? `${driver.name} (${driver.ref})` : driver.name;
 	};
 
+	const carOf = hasColumn(files.results, 'constructorId') ? constructorNames(files.constructors) : undefined;
+
 	interface RaceInfo {
 		readonly id: string;
 		readonly date: string;
@@ -82,11 +91,13 @@ export function importErgast(files: ErgastFiles, options: ErgastOptions = {}): I
 		if (!Number.isInteger(order) || order < 1) throw new ImportError(`${where}: bad positionOrder`);
 		const classified = /^\d+$/.test(row.get('positionText'));
 		const ms = row.get('milliseconds');
+		const car = carOf?.(row.get('constructorId'), where);
 		const entry: RaceEntry = {
 			player: nameOf(row.get('driverId'), where),
 			position: order,
 			...(classified && /^\d+$/.test(ms) && { time: Number(ms) / 1000 }),
 			status: classified ? 'finished' : 'DNF',
+			...(car !== undefined && { car }),
 		};
 		race.results.push({ order, driverId: row.get('driverId'), entry });
 	}
@@ -113,4 +124,37 @@ export function importErgast(files: ErgastFiles, options: ErgastOptions = {}): I
 			return { id: race.id, date: race.date, entries };
 		});
 	return { races: imported, notes };
+}
+
+/** Whether the CSV's header names `column` (an optional column: readTable's rows throw on a column it lacks). */
+function hasColumn(text: string, column: string): boolean {
+	const end = text.search(/\r?\n/u);
+	const header = readCsv(end === -1 ? text : text.slice(0, end))[0]?.fields ?? [];
+	return header.some((name) => name.trim() === column);
+}
+
+/**
+ * The car's name of a results.csv `constructorId` (`\N` or empty: none): constructors.csv's `name`, a name shared by
+ * several constructors with ` (constructorRef)`; without the file, `constructor <id>`, so the cars still tell apart.
+ */
+function constructorNames(text: string | undefined): (constructorId: string, where: string) => string | undefined {
+	const byId = new Map<string, { ref: string; name: string }>();
+	if (text !== undefined) {
+		const table = readTable(text, 'constructors.csv', ['constructorId', 'constructorRef', 'name']);
+		for (const row of table.rows) {
+			byId.set(row.get('constructorId'), { ref: row.get('constructorRef'), name: normalizeName(row.get('name')) });
+		}
+	}
+	const uses = new Map<string, number>();
+	for (const { name } of byId.values()) uses.set(name, (uses.get(name) ?? 0) + 1);
+	return (id, where) => {
+		const trimmed = id.trim();
+		if (trimmed === '' || trimmed === '\\N') return undefined;
+		if (text === undefined) return `constructor ${trimmed}`;
+		const constructor = byId.get(trimmed);
+		if (constructor === undefined)
+			throw new ImportError(`${where}: unknown constructorId ${trimmed} (not in constructors.csv)`);
+		if (constructor.name === '') return `constructor ${trimmed}`;
+		return uses.get(constructor.name)! > 1 ? `${constructor.name} (${constructor.ref})` : constructor.name;
+	};
 }

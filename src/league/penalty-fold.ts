@@ -130,7 +130,7 @@ export function checkEditKeepsPenalties(
 	const key = (list: readonly RaceRecord['entries'][number][]) =>
 		JSON.stringify(
 			list
-				.map((e) => [e.player, e.position, e.status, e.time ?? null, e.team ?? null])
+				.map((e) => [e.player, e.position, e.status, e.time ?? null, e.team ?? null, e.car ?? null])
 				.sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
 		);
 	if (key(entries) === key(race.entries)) return;

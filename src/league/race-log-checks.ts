@@ -40,6 +40,19 @@ export function newName(raw: unknown, what: string, rules?: NameRules): string {
 	return normalizeName(raw);
 }
 
+/**
+ * A race entry's car as a stored event holds it: text, not empty, at most 64 characters (a team's length). Unlike a
+ * player's or a team's name it may start with `#` ("#24 Porsche 963"): a car is never looked up as a player id.
+ */
+function validCar(name: unknown, what: string): string {
+	if (typeof name !== 'string') throw new LeagueError(`${what} must be text`);
+	const trimmed = name.normalize('NFC').trim();
+	if (trimmed === '') throw new LeagueError(`${what} is empty`);
+	if ([...trimmed].length > 64)
+		throw new LeagueError(`${what} "${trimmed.slice(0, 20)}…" is longer than 64 characters`);
+	return trimmed;
+}
+
 /** A team's name: up to 64 characters (as teams always were), and it may start with `#`. */
 const TEAM_NAME: NameRules = { maxLength: 64, idLike: false };
 
@@ -82,12 +95,21 @@ export function checkNewNames(
 				event.type === 'league-imported' ? event.races : [event.type === 'race-submitted' ? event.race : event.changes];
 			// The event's shape was checked first (planRaceContent): lists of entries with a player's name or id each.
 			const checked = new Set<string>();
+			// Teams and cars apart from players: a player's second race may bring another team or car.
+			const checkedLabels = new Set<string>();
+			const label = (name: string | undefined, what: string) => {
+				if (name === undefined || checkedLabels.has(name)) return;
+				checkedLabels.add(name);
+				storedName(name, what, TEAM_NAME);
+			};
 			for (const race of races) {
 				for (const entry of race.entries) {
-					if (checked.has(entry.player)) continue;
-					checked.add(entry.player);
-					if (resolve(entry.player) === undefined) storedName(entry.player, 'player name');
-					if (entry.team !== undefined) storedName(entry.team, 'team name', TEAM_NAME);
+					if (!checked.has(entry.player)) {
+						checked.add(entry.player);
+						if (resolve(entry.player) === undefined) storedName(entry.player, 'player name');
+					}
+					label(entry.team, 'team name');
+					label(entry.car, 'car name');
 				}
 			}
 			return;
@@ -229,12 +251,14 @@ export function planRaceContent(
 		if (seen.has(id)) throw new LeagueError(`${where}: this player appears twice`);
 		seen.add(id);
 		const team = entry.team === undefined ? undefined : validName(entry.team, `${where}: team`);
+		const car = entry.car === undefined ? undefined : validCar(entry.car, `${where}: car`);
 		return {
 			player: id,
 			position: entry.position,
 			status: entry.status,
 			...(entry.time !== undefined && { time: entry.time }),
 			...(team !== undefined && { team }),
+			...(car !== undefined && { car }),
 		};
 	});
 	return { entries, created };

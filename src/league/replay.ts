@@ -26,6 +26,26 @@ export interface PlayerRecord<S> {
 	readonly races: number;
 	/** Date of the player's last rated race, when that race had one. */
 	readonly lastDate?: string;
+	/** With cars: the car of the player's last race that named one (their car for odds until they race another). */
+	readonly car?: string;
+}
+
+/** A car's part, with cars on (RatingSystem.cars; docs/cars.md). */
+export interface CarRecord {
+	/** The car's part C of every racer's strength in it, at its last race. */
+	readonly rating: number;
+	/** Races the car was rated in (once per race, however many of its entries). */
+	readonly races: number;
+	/** Date of the car's last rated race, when that race had one (its part is carried over at a new year). */
+	readonly lastDate?: string;
+}
+
+/** One car in the cars' table: its part as of a day (carried over to that day's year). */
+export interface CarStanding {
+	readonly car: string;
+	readonly rating: number;
+	readonly races: number;
+	readonly lastDate?: string | undefined;
 }
 
 export interface ReplaySnapshot<S> {
@@ -38,6 +58,8 @@ export interface ReplaySnapshot<S> {
 	/** The latest date of the dated races applied. */
 	readonly lastDate?: string;
 	readonly players: Readonly<Record<string, PlayerRecord<S>>>;
+	/** With cars: every rated car's record (absent when no car was rated). */
+	readonly cars?: Readonly<Record<string, CarRecord>>;
 }
 
 export interface ReplayOptions {
@@ -86,6 +108,8 @@ export interface RatingChange {
 	readonly after: RatingSummary;
 	/** True when the player had no rating before this race (first race, or first after a reset). */
 	readonly newcomer: boolean;
+	/** With cars: the car the player raced, and its part before (carried over) and after the race. */
+	readonly car?: { readonly name: string; readonly before: number; readonly after: number } | undefined;
 }
 
 export interface RaceOutcome {
@@ -126,6 +150,8 @@ export interface Standing extends RatingSummary {
 	readonly idleDays: number;
 	/** The summary at the player's last race, before idle-time growth (the same numbers when `idleDays` is 0). */
 	readonly atLastRace: RatingSummary;
+	/** With cars: the player's latest car (the summary's rating is the driver's part alone). */
+	readonly car?: string | undefined;
 }
 
 export interface Replay<S> {
@@ -139,8 +165,15 @@ export interface Replay<S> {
 	commit(prepared: PreparedRace<S>): RaceOutcome;
 	/** The stored record of a player, undefined for a player never rated (or not since the last reset). */
 	player(name: string): PlayerRecord<S> | undefined;
-	/** A player's state grown to `date` (newcomer state for an unknown player). */
-	stateAt(name: string, date: string | undefined): S;
+	/**
+	 * A player's state grown to `date` (newcomer state for an unknown player). With cars, the state holds the part of
+	 * `car` (default: the player's latest car) as of `date`: what the odds of a race on that day read.
+	 */
+	stateAt(name: string, date: string | undefined, car?: string): S;
+	/** With cars: a car's part as of `date` (carried over to its year), undefined for a car never rated. */
+	carPart(car: string, date: string | undefined): number | undefined;
+	/** With cars: every rated car, by part descending (ties by name), as of `day`. Empty without cars. */
+	carStandings(day?: string): CarStanding[];
 	/**
 	 * Every rated player, by rating descending (ties by player id). `races` comes from the replay's bookkeeping. With
 	 * `day`, each player's state is first grown over the idle days from their last dated race to `day` (system.elapse,
@@ -171,6 +204,7 @@ export function createReplay<S, P>(
 	}
 	return replayFrom(system, params, options, {
 		players: new Map<string, PlayerRecord<S>>(Object.entries(from?.players ?? {})),
+		cars: new Map<string, CarRecord>(Object.entries(from?.cars ?? {})),
 		skipped: [...(from?.skipped ?? [])],
 		racesApplied: from?.racesApplied ?? 0,
 		lastDate: from?.lastDate,
@@ -180,6 +214,7 @@ export function createReplay<S, P>(
 /** A replay's own state (its maps and lists are not shared with any other replay). */
 interface ReplayState<S> {
 	readonly players: Map<string, PlayerRecord<S>>;
+	readonly cars: Map<string, CarRecord>;
 	readonly skipped: { readonly race: string; readonly reason: string }[];
 	readonly racesApplied: number;
 	readonly lastDate: string | undefined;
@@ -191,7 +226,9 @@ function replayFrom<S, P>(
 	options: ReplayOptions,
 	start: ReplayState<S>,
 ): Replay<S> {
-	const { players, skipped } = start;
+	const { players, cars, skipped } = start;
+	/** The system's car part, when these parameters rate cars. */
+	const carModel = system.cars?.on(params) === true ? system.cars : undefined;
 	let { racesApplied, lastDate } = start;
 	/** Bumped when a yearly reset clears every player. */
 	let generation = 0;
@@ -201,6 +238,17 @@ function replayFrom<S, P>(
 		date === undefined || record.lastDate === undefined ? 0 : Math.max(0, daysBetween(record.lastDate, date));
 
 	const grown = (record: PlayerRecord<S>, date: string | undefined): S => grownState(system, params, record, date);
+
+	/** A car's part as of `date`: carried over once per new calendar year since its last race; 0 for a new car. */
+	const carPartAt = (car: string, date: string | undefined): number => {
+		const record = cars.get(car);
+		if (record === undefined || carModel === undefined) return 0;
+		const winters = date === undefined || record.lastDate === undefined ? 0 : yearOf(date) - yearOf(record.lastDate);
+		return carModel.carriedOver(record.rating, winters, params);
+	};
+	/** A racer's state in `car` as of `date` (the state itself without cars or without a car). */
+	const inCar = (state: S, car: string | undefined, date: string | undefined, fresh = false): S =>
+		carModel === undefined || car === undefined ? state : carModel.inCar(state, fresh ? 0 : carPartAt(car, date));
 
 	/**
 	 * What the race's place in the seasons does. The season is that of the latest race rated so far: it only moves
@@ -254,7 +302,8 @@ function replayFrom<S, P>(
 		const moved = begins === 'soft' ? movedTowardMean(options.seasons?.share ?? 0) : undefined;
 		const rated = rankRace(race, options.retirements).map((entry) => {
 			const record = reset ? undefined : (moved?.get(entry.player) ?? players.get(entry.player));
-			const state = record === undefined ? system.newcomer(params) : grown(record, race.date);
+			const driver = record === undefined ? system.newcomer(params) : grown(record, race.date);
+			const state = inCar(driver, entry.car, race.date, reset);
 			return { field: { ...entry, state } satisfies FieldEntry<S>, newcomer: record === undefined };
 		});
 		const ordered = inCanonicalTieOrder(rated, (r) => r.field);
@@ -289,6 +338,7 @@ function replayFrom<S, P>(
 		}
 		if (prepared.reset) {
 			players.clear();
+			cars.clear();
 			generation++; // every cached standings row is of the season before
 		}
 		if (prepared.moved !== undefined) {
@@ -298,8 +348,22 @@ function replayFrom<S, P>(
 		racesApplied++;
 		lastDate = latest(race.date, lastDate);
 		const changes: RatingChange[] = [];
+		const carsBefore = new Map<string, CarRecord | undefined>();
 		field.forEach((entry, i) => {
-			const state = after[i]!;
+			const rated = after[i]!;
+			const carAfter = carModel?.carOf(rated);
+			const state = carModel === undefined ? rated : carModel.driverOf(rated);
+			const car = carModel !== undefined && carAfter !== undefined ? entry.car : undefined;
+			if (car !== undefined && !carsBefore.has(car)) {
+				const before = cars.get(car);
+				carsBefore.set(car, before);
+				const carDate = latest(race.date, before?.lastDate);
+				cars.set(car, {
+					rating: carAfter!,
+					races: (before?.races ?? 0) + 1,
+					...(carDate !== undefined && { lastDate: carDate }),
+				});
+			}
 			const previous = players.get(entry.player);
 			// The latest of the player's race dates: a race dated before an earlier-rated one (an organizer may confirm
 			// one) must not move the start of their idle time backwards.
@@ -308,9 +372,11 @@ function replayFrom<S, P>(
 				state,
 				races: (previous?.races ?? 0) + 1,
 				...(playerDate !== undefined && { lastDate: playerDate }),
+				...((car ?? previous?.car) !== undefined && { car: car ?? previous?.car }),
 			};
 			players.set(entry.player, record);
 			if (!describe) return;
+			const carBefore = car === undefined ? undefined : carModel!.carOf(entry.state);
 			changes.push({
 				player: entry.player,
 				rank: entry.rank,
@@ -318,6 +384,7 @@ function replayFrom<S, P>(
 				before: system.summary(entry.state, params),
 				after: system.summary(state, params),
 				newcomer: prepared.newcomers[i]!,
+				...(car !== undefined && { car: { name: car, before: carBefore ?? 0, after: carAfter! } }),
 			});
 		});
 		return { race, changes };
@@ -327,7 +394,14 @@ function replayFrom<S, P>(
 		const days = idleDays(record, day);
 		const atLastRace = { ...system.summary(record.state, params), races: record.races };
 		const now = days > 0 ? { ...system.summary(grown(record, day), params), races: record.races } : atLastRace;
-		return { ...now, player, lastDate: record.lastDate, idleDays: days, atLastRace };
+		return {
+			...now,
+			player,
+			lastDate: record.lastDate,
+			idleDays: days,
+			atLastRace,
+			...(record.car !== undefined && { car: record.car }),
+		};
 	};
 	/** The standings rows of the last few days asked, by day ('' for not grown), least recently used first. */
 	const standingsCache = new Map<
@@ -345,9 +419,22 @@ function replayFrom<S, P>(
 		apply: (race) => commit(prepare(race)),
 		advance: (race) => void commit(prepare(race), false),
 		player: (name) => players.get(name),
-		stateAt(name, date) {
+		stateAt(name, date, car) {
 			const record = players.get(name);
-			return record === undefined ? system.newcomer(params) : grown(record, date);
+			const driver = record === undefined ? system.newcomer(params) : grown(record, date);
+			return inCar(driver, car ?? record?.car, date);
+		},
+		carPart: (car, date) => (carModel === undefined || !cars.has(car) ? undefined : carPartAt(car, date)),
+		carStandings(day) {
+			if (carModel === undefined) return [];
+			return [...cars]
+				.map(([car, record]) => ({
+					car,
+					rating: carPartAt(car, day),
+					races: record.races,
+					lastDate: record.lastDate,
+				}))
+				.sort((a, b) => b.rating - a.rating || (a.car < b.car ? -1 : a.car > b.car ? 1 : 0));
 		},
 		standings(day) {
 			// Rows are reused while a player's record is the same object (commit replaces records, never mutates
@@ -381,9 +468,16 @@ function replayFrom<S, P>(
 			skipped: [...skipped],
 			...(lastDate !== undefined && { lastDate }),
 			players: Object.fromEntries(players),
+			...(cars.size > 0 && { cars: Object.fromEntries(cars) }),
 		}),
 		fork: () =>
-			replayFrom(system, params, options, { players: new Map(players), skipped: [...skipped], racesApplied, lastDate }),
+			replayFrom(system, params, options, {
+				players: new Map(players),
+				cars: new Map(cars),
+				skipped: [...skipped],
+				racesApplied,
+				lastDate,
+			}),
 	};
 }
 

@@ -1,11 +1,13 @@
 import { resolveParams, type ParamSpec } from './params.js';
 import {
 	forget,
+	plEloCars,
 	plEloShrinkToward,
 	plEloNewcomer,
 	plEloParamSpecs,
 	plEloSummary,
 	rateField,
+	strengthOf,
 	type PlEloParams,
 	type PlEloState,
 	type ScoreInfo,
@@ -71,9 +73,10 @@ export const endure = {
 	rateRace: (field, params) => rateField(field, params, endureScoreInfo),
 	elapse: forget,
 	shrinkToward: plEloShrinkToward,
+	cars: plEloCars,
 	summary: plEloSummary,
 	performance: (state: EndureState, _params?: EndureParams): Performance => ({
 		kind: 'exp-longest',
-		rate: Math.exp(-state.rating),
+		rate: Math.exp(-strengthOf(state)),
 	}),
 } as const satisfies RatingSystem<EndureState, EndureParams>;

@@ -1,5 +1,5 @@
 import type { ParamSpec } from './params.js';
-import type { FieldEntry, RatingSummary } from './types.js';
+import type { CarRating, FieldEntry, RatingSummary } from './types.js';
 
 /**
  * The Elo machinery shared by endure-Elo and speed-Elo (specs/endure-elo.md; Powell, JQAS 19(3), section 2):
@@ -14,6 +14,12 @@ export interface PlEloState {
 	readonly k: number;
 	/** Races the player was rated in (fields of two or more). */
 	readonly races: number;
+	/**
+	 * With `cars`: the part C of the car the racer drives in the race at hand (or drove last, for odds), which the
+	 * replay adds from its cars' records (replay.ts) and takes back after the race. The race model reads R + C; the
+	 * driver's own record never holds it. Absent: no car part (R alone, today's model).
+	 */
+	readonly car?: number;
 }
 
 export interface PlEloParams {
@@ -24,6 +30,9 @@ export interface PlEloParams {
 	readonly phi: number;
 	readonly provisionalFraction: number;
 	readonly provisionalRaces: number;
+	readonly cars: boolean;
+	readonly kCar: number;
+	readonly carCarry: number;
 }
 
 /** Score and information of every racer, in finishing order (index 0 = winner). */
@@ -82,6 +91,25 @@ export const plEloParamSpecs: readonly ParamSpec[] = [
 		max: 1000,
 		doc: 'Base version (k never shrinks): a racer is provisional while rated in fewer races than this.',
 	},
+	{
+		name: 'cars',
+		default: false,
+		doc: 'Rate the car apart from the driver (docs/cars.md): a racer is R = D + C, driver part plus the part of the car the result names (its team where it names no car).',
+	},
+	{
+		name: 'kCar',
+		default: 0.3,
+		min: 1e-6,
+		max: 10,
+		doc: "With cars: the step of a car part, k_c times the sum of its entries' scores in a race (the driver steps by k).",
+	},
+	{
+		name: 'carCarry',
+		default: 0.57,
+		min: 0,
+		max: 1,
+		doc: 'With cars: the share of its part a car keeps at its first race of a new calendar year (ρ; cars change over a winter). 0.57 is the F1 fit.',
+	},
 ];
 
 export function plEloNewcomer(params: PlEloParams): PlEloState {
@@ -110,10 +138,20 @@ export function plEloShrinkToward(state: PlEloState, mean: number, share: number
 	return { ...state, rating: state.rating + share * (mean - state.rating) };
 }
 
+/** The strength the race model reads: the driver's R, plus the car's part where the replay gave one. */
+export function strengthOf(state: PlEloState): number {
+	return state.car === undefined ? state.rating : state.rating + state.car;
+}
+
 /**
- * Rate a field with a race model `stats` (finishing-order ratings and ranks -> score, info). Base version (eq. 4,
+ * Rate a field with a race model `stats` (finishing-order strengths and ranks -> score, info). Base version (eq. 4,
  * all rounds at the pre-race R): R_i <- R_i + k·score_i. Extended (eq. 5-6): k_i <- 1/(1/k_i + info_i), then
  * R_i <- R_i + k_i·score_i with the updated (posterior) or the pre-race (prior) k_i.
+ *
+ * With cars (docs/cars.md): the strength is D + C, and the score is the gradient of the race's log-likelihood in it,
+ * so it is the gradient in D and in C alike. The driver steps as above; each car steps by kCar times the sum of its
+ * entries' scores (∂ log L / ∂C_c = Σ_{i in c} score_i). A car that is the whole field has a zero gradient (the
+ * scores sum to zero, eq. 4): it is left as it was, exactly, rather than moved by the sum's rounding.
  */
 export function rateField(
 	field: readonly FieldEntry<PlEloState>[],
@@ -124,21 +162,52 @@ export function rateField(
 	// The field arrives in finishing order (rankRace); sorting by rank (stable) keeps any other order correct too.
 	const order = field.map((_, i) => i).sort((a, b) => field[a]!.rank - field[b]!.rank);
 	const { score, info } = stats(
-		order.map((i) => field[i]!.state.rating),
+		order.map((i) => strengthOf(field[i]!.state)),
 		order.map((i) => field[i]!.rank),
 	);
+	// DEVIATION: the paper rates drivers only; the car part (docs/cars.md) is our extension, off by default.
+	const carAfter = params.cars ? carSteps(field, order, score, params.kCar) : undefined;
 	const next = new Array<PlEloState>(field.length);
 	order.forEach((i, pos) => {
-		const { rating, k, races } = field[i]!.state;
+		const { rating, k, races, car } = field[i]!.state;
 		const s = score[pos]!;
+		const carPart = car === undefined ? {} : { car: carAfter?.get(field[i]!.car ?? '') ?? car };
 		if (!params.extended) {
-			next[i] = { rating: rating + params.k * s, k, races: races + 1 };
+			next[i] = { rating: rating + params.k * s, k, races: races + 1, ...carPart };
 			return;
 		}
 		const kPost = 1 / (1 / k + info[pos]!);
-		next[i] = { rating: rating + (params.kStep === 'posterior' ? kPost : k) * s, k: kPost, races: races + 1 };
+		next[i] = {
+			rating: rating + (params.kStep === 'posterior' ? kPost : k) * s,
+			k: kPost,
+			races: races + 1,
+			...carPart,
+		};
 	});
 	return next;
+}
+
+/** Each car's part after the race: C + kCar·Σ score over its entries; a car that is the whole field keeps C. */
+function carSteps(
+	field: readonly FieldEntry<PlEloState>[],
+	order: readonly number[],
+	score: readonly number[],
+	kCar: number,
+): Map<string, number> {
+	const sums = new Map<string, { before: number; sum: number; entries: number }>();
+	order.forEach((i, pos) => {
+		const { car: name, state } = field[i]!;
+		if (name === undefined || state.car === undefined) return;
+		const group = sums.get(name) ?? { before: state.car, sum: 0, entries: 0 };
+		group.sum += score[pos]!;
+		group.entries++;
+		sums.set(name, group);
+	});
+	const after = new Map<string, number>();
+	for (const [name, group] of sums) {
+		after.set(name, group.entries === field.length ? group.before : group.before + kCar * group.sum);
+	}
+	return after;
 }
 
 /** DEVIATION: the paper has no provisional rule; ours is documented in docs/endure-speed.md. */
@@ -148,3 +217,16 @@ export function plEloSummary(state: PlEloState, params: PlEloParams): RatingSumm
 		: state.races < params.provisionalRaces;
 	return { rating: state.rating, uncertainty: state.k, races: state.races, provisional };
 }
+
+/**
+ * The car part of endure and speed (docs/cars.md): the state carries the car's C while it is rated; a car keeps the
+ * share carCarry (ρ) of its part at its first race of each new calendar year (ρ^w after w winters: cars are rebuilt
+ * over a winter), and does not forget between races within a year.
+ */
+export const plEloCars: CarRating<PlEloState, PlEloParams> = {
+	on: (params) => params.cars,
+	inCar: (state, car) => ({ ...state, car }),
+	carOf: (state) => state.car,
+	driverOf: ({ car: _car, ...driver }) => driver,
+	carriedOver: (car, winters, params) => (winters > 0 ? car * Math.pow(params.carCarry, winters) : car),
+};

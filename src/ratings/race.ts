@@ -21,7 +21,8 @@ export const RETIREMENT_READINGS: readonly RetirementReading[] = ['ordered', 'ti
  * 4. Ranks are renumbered 1..n without gaps; a tie group covering places p..p+m-1 gets p + (m-1)/2 each
  *    (specs/folyami.md step 1, `tidyRanks`).
  *
- * Within a tie group entries are sorted by player name, so the result never depends on input order.
+ * Within a tie group entries are sorted by player name, so the result never depends on input order. Each ranked entry
+ * keeps its car, or its team where the result names no car (the car part of endure and speed with `cars`).
  * Throws on a player entered twice: validation upstream reports it to the user with a line number.
  */
 export function rankRace(race: Race, retirements: RetirementReading = 'ordered'): RankedEntry[] {
@@ -49,11 +50,13 @@ export function rankRace(race: Race, retirements: RetirementReading = 'ordered')
 		const tidyRank = start + 1 + (end - start - 1) / 2;
 		for (let i = start; i < end; i++) {
 			const entry = rated[i]!;
+			const car = entry.car ?? entry.team;
 			ranked.push({
 				player: entry.player,
 				rank: tidyRank,
 				time: entry.time,
 				status: entry.status === 'DNF' ? 'DNF' : 'finished',
+				...(car !== undefined && { car }),
 			});
 		}
 		start = end;

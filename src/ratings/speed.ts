@@ -1,11 +1,13 @@
 import { resolveParams, type ParamSpec } from './params.js';
 import {
 	forget,
+	plEloCars,
 	plEloShrinkToward,
 	plEloNewcomer,
 	plEloParamSpecs,
 	plEloSummary,
 	rateField,
+	strengthOf,
 	type PlEloParams,
 	type PlEloState,
 	type ScoreInfo,
@@ -62,9 +64,10 @@ export const speed = {
 	rateRace: (field, params) => rateField(field, params, speedScoreInfo),
 	elapse: forget,
 	shrinkToward: plEloShrinkToward,
+	cars: plEloCars,
 	summary: plEloSummary,
 	performance: (state: SpeedState, _params?: SpeedParams): Performance => ({
 		kind: 'exp-shortest',
-		rate: Math.exp(state.rating),
+		rate: Math.exp(strengthOf(state)),
 	}),
 } as const satisfies RatingSystem<SpeedState, SpeedParams>;

@@ -19,8 +19,13 @@ export interface RaceEntry {
 	/** Finish time in seconds, when known. */
 	readonly time?: number | undefined;
 	readonly status: EntryStatus;
-	/** The racer's team, when the result gives one (championship tables only: no rating system reads it). */
+	/** The racer's team, when the result gives one (championship tables; the car's stand-in where no car is given). */
 	readonly team?: string | undefined;
+	/**
+	 * The racer's car (an Ergast constructor, a sim's car model or class): what endure and speed with `cars` rate apart
+	 * from the driver. Absent where the result says nothing of it.
+	 */
+	readonly car?: string | undefined;
 }
 
 export interface Race {
@@ -41,6 +46,8 @@ export interface RankedEntry {
 	readonly rank: number;
 	readonly time?: number | undefined;
 	readonly status: 'finished' | 'DNF';
+	/** The car the systems that rate cars read: the entry's car, else its team (RaceEntry.car); absent when neither. */
+	readonly car?: string | undefined;
 }
 
 /** A participant as a system's `rateRace` receives it: ranked, with its state before the race. */
@@ -110,6 +117,26 @@ export interface RatingSystem<S, P> {
 	 * over unchanged at a soft reset.
 	 */
 	shrinkToward?(state: S, mean: number, share: number, params: P): S;
+	/** How the system rates cars apart from drivers, where it can (endure and speed with `cars`; docs/cars.md). */
+	readonly cars?: CarRating<S, P> | undefined;
+}
+
+/**
+ * A system's car part, which the replay keeps one record of per car (replay.ts): the replay puts the car's part into
+ * each racer's state before the race (`inCar`), and takes the car's new part (`carOf`) and the driver's own state
+ * (`driverOf`) out of the rated state after it.
+ */
+export interface CarRating<S, P> {
+	/** Whether these parameters rate cars. */
+	on(params: P): boolean;
+	/** A racer's state in a car whose part is `car`, as the race model and the odds read it. */
+	inCar(state: S, car: number): S;
+	/** The car part a rated state carries (undefined: none). */
+	carOf(state: S): number | undefined;
+	/** The driver's own state, without a car part. */
+	driverOf(state: S): S;
+	/** A car's part at its first race after `winters` new calendar years. */
+	carriedOver(car: number, winters: number, params: P): number;
 }
 
 /** A rating system whose state and params types are erased, for registries and the CLI. */

@@ -18,6 +18,7 @@ import { createRaceService, type RaceService, type RaceServiceOptions } from './
 import type { MonthlyPostComposer } from './posts/monthly-post-port.js';
 import { createRankingPostService, type RankingPostService } from './posts/ranking-post-service.js';
 import { createRatingService, type RatingService } from './ratings/rating-service.js';
+import { createCarService, type CarService } from './ratings/car-service.js';
 import { createInboxService, type InboxService } from './inbox/inbox-service.js';
 import { createStandingsService, type StandingsService } from './seasons/standings-service.js';
 import { createMemoryStore } from '../storage/memory-store.js';
@@ -48,6 +49,8 @@ export interface Services {
 	/** `/forecast`. */
 	readonly forecast: ForecastService;
 	readonly leaderboard: LeaderboardService;
+	/** `/leaderboard cars:true` and `/rating car:`: the cars of a league that rates them (docs/cars.md). */
+	readonly cars: CarService;
 	readonly players: PlayerService;
 	readonly autocomplete: AutocompleteService;
 	readonly daily: DailyStandingsService;
@@ -121,6 +124,7 @@ export function createServices(unwatched: LeagueRepository, options: ServicesOpt
 		odds: createOddsService(repo, leagues, clock),
 		forecast: createForecastService(repo, leagues, clock),
 		leaderboard: createLeaderboardService(repo, leagues, clock, daily),
+		cars: createCarService(repo, leagues, changes, clock),
 		players: createPlayerService(repo, leagues, { clock, newId: options.newId ?? newPreviewId }),
 		autocomplete: createAutocompleteService(repo, leagues),
 		daily,

@@ -36,7 +36,9 @@ describe('calibrate over the choices that are not numbers', () => {
 			...race,
 			entries: race.entries.map((e) => ({ ...e, status: 'finished' as const })),
 		}));
-		expect(choicesFor('endure', undated)).toEqual([{ retirements: 'ordered', reset: 'none', forgetting: 'n/a' }]);
+		expect(choicesFor('endure', undated)).toEqual([
+			{ retirements: 'ordered', reset: 'none', forgetting: 'n/a', cars: 'n/a' },
+		]);
 	});
 
 	it('predicts over every starter whatever the reading: retirements left out of the rating stay in the field', () => {

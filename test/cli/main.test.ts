@@ -248,7 +248,7 @@ describe('pitwall import', () => {
 			expect(err).toMatch(/imported 873 races, 21279 entries, \d+ players\n$/);
 			expect(
 				out.startsWith(
-					'race,date,player,position,time,status\n1970-01 South African Grand Prix,1970-03-07,Jack Brabham,1,',
+					'race,date,player,position,time,status,car\n1970-01 South African Grand Prix,1970-03-07,Jack Brabham,1,',
 				),
 			).toBe(true);
 		},

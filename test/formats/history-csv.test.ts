@@ -66,7 +66,7 @@ describe('parseHistoryCsv', () => {
 		[
 			'unknown header',
 			'race,player,position,lap\nR1,A,1,2\n',
-			'h.csv:1: unknown column "lap" (known: race, date, player, position, time, status, mode, team)',
+			'h.csv:1: unknown column "lap" (known: race, date, player, position, time, status, mode, team, car)',
 		],
 		['missing required column', 'race,player,time\nR1,A,1\n', 'h.csv:1: missing required column "position"'],
 		['duplicate column', 'race,player,position,race\nR1,A,1,R1\n', 'h.csv:1: duplicate column "race"'],

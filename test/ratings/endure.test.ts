@@ -368,11 +368,15 @@ describe('endure system surface', () => {
 			phi: 1,
 			provisionalFraction: 0.5,
 			provisionalRaces: 5,
+			cars: false,
+			kCar: 0.3,
+			carCarry: 0.57,
 		});
 		expect(endureParamSpecs.map((s) => s.name)).toEqual(Object.keys(p));
 		expect(() => endure.params({ q: 1 })).toThrow(ParamError);
 		expect(() => endure.params({ k: -1 })).toThrow(ParamError);
 		expect(() => endure.params({ kStep: 'newton' })).toThrow(ParamError);
+		expect(() => endure.params({ carCarry: 1.5 })).toThrow(ParamError);
 	});
 
 	it('newcomer: R = 0, k = kInf (extended) or the global k (base)', () => {

@@ -68,6 +68,41 @@ describe('the history cache', () => {
 		await check();
 	});
 
+	it('replays a changed history into the arrays of the history it replaces, not into new ones beside them', async () => {
+		const w = world();
+		const cup = await league(w, 'Cup', 60, '2025-01-04');
+		const cache = createHistoryCache(w.repo);
+		const players = (await w.repo.loadState(cup.id)).players().map((p) => p.id);
+		const read = async () => cache.histories((await w.repo.getLeague(cup.id))!, 'glicko', players);
+		// Bytes of every Float64Array made while `run` runs (the packed steps are the only ones this cache makes).
+		const allocated = async (run: () => Promise<unknown>) => {
+			const real = globalThis.Float64Array;
+			let bytes = 0;
+			globalThis.Float64Array = new Proxy(real, {
+				construct(target, args: [number]) {
+					const made = new target(...args);
+					bytes += made.byteLength;
+					return made;
+				},
+			});
+			try {
+				await run();
+			} finally {
+				globalThis.Float64Array = real;
+			}
+			return bytes;
+		};
+		const first = await allocated(read);
+		expect(first).toBeGreaterThan(60 * 3 * 8 * 8); // 60 races of 3 or more racers, 8 numbers or more a step
+		await w.services.races.void(organizer, 'R1', 'test');
+		expect(await allocated(read)).toBe(0); // one step fewer for R1's racers: their arrays have room
+		await w.services.races.restore(organizer, 'R1', 'test');
+		let restored: Awaited<ReturnType<typeof read>> | undefined;
+		expect(await allocated(async () => (restored = await read()))).toBe(0);
+		const expected = await replayed(w.repo, cup.id, 'glicko');
+		expect(restored!.histories).toEqual(expected.histories);
+	});
+
 	it('with a wait, answers nothing while a long replay runs, and that replay goes on for the next read', async () => {
 		const store = createMemoryStore();
 		// 2,000 races of 20: a replay of many slices (8 ms each), far more than the 1 ms waited.

@@ -52,6 +52,10 @@ as of a day: the races dated on or before it (and undated ones), each player gro
                      form, whose k is the same for everyone). Default raw: as computed.
 --format json        a JSON array of {player, rating, uncertainty, races, provisional} instead of CSV (the
                      numbers as JSON writes them: each reads back as the same double).
+--param cars=true    endure and speed rate the car apart from the driver (docs/cars.md): the players' rating is the
+                     driver's part, and after them comes the cars' table car,rating,races,last_date (a blank line
+                     between; each car's part C as of the day, carried over to its year), as /leaderboard cars:true
+                     shows it. With --format json: {"players": [...], "cars": [...]}.
 --reset yearly       restart every rating at the first race of each calendar year (needs dates).
 --season-reset mode  at each season's first race: carry, restart, or soft (every rating moves --season-share %
                      of the way toward the mean), as a league set so with /league config season-reset:.
@@ -83,6 +87,15 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 		const rows = replay
 			.standings(asOf)
 			.map((standing) => (scale === undefined ? standing : shownSummary(scale, standing)));
+		// With cars (endure and speed, --param cars=true): the cars' table too, each car's part C as of the day (shown:
+		// on the points scale as a difference, C·400/ln 10), as /leaderboard cars:true shows it.
+		const cars =
+			system.cars?.on(params) === true
+				? replay.carStandings(asOf).map((car) => ({
+						...car,
+						rating: scale === undefined ? car.rating : scale.difference(car.rating),
+					}))
+				: undefined;
 		if (format === 'json') {
 			const json = rows.map(({ player, rating, uncertainty, races, provisional }) => ({
 				player,
@@ -91,13 +104,23 @@ as of a day: the races dated on or before it (and undated ones), each player gro
 				races,
 				provisional,
 			}));
-			io.out(JSON.stringify(json, null, 1) + '\n');
+			const carsJson = cars?.map(({ car, rating, races, lastDate }) => ({
+				car,
+				rating,
+				races,
+				last_date: lastDate ?? null,
+			}));
+			io.out(JSON.stringify(carsJson === undefined ? json : { players: json, cars: carsJson }, null, 1) + '\n');
 		} else {
 			const lines = ['player,rating,uncertainty,races,provisional'];
 			for (const row of rows) {
 				lines.push(
 					csvLine([row.player, num(row.rating), num(row.uncertainty), num(row.races), String(row.provisional)]),
 				);
+			}
+			if (cars !== undefined) {
+				lines.push('', 'car,rating,races,last_date');
+				for (const car of cars) lines.push(csvLine([car.car, num(car.rating), num(car.races), car.lastDate ?? '']));
 			}
 			io.out(lines.join('\n') + '\n');
 		}

@@ -35,8 +35,8 @@ Reads one race as /race submit reads it: a sim's result file (ACC, AC, rFactor 2
 RACE 07, iRacing CSV and JSON, Mario Kart lounge tables, copied classifications: docs/result-files.md) or a
 scoreboard (text in any of the forms of docs/scoreboard.md, or a CSV). Prints CSV player,position,time,status in
 finishing order (time: total race time in seconds for finishers on the winner's lap, else empty; status empty for a
-finisher, else DNF, DNS or DSQ); for a result file also class,laps,sim_id,penalty. What the file was read as and each
-warning go to stderr. A file that cannot be read prints its errors on stderr and exits 2.
+finisher, else DNF, DNS or DSQ); for a result file also class,car,laps,sim_id,penalty. What the file was read as and
+each warning go to stderr. A file that cannot be read prints its errors on stderr and exits 2.
 --known names.txt: the league's players, one per line, for the "did you mean" warnings.
 --class NAME: of a multi-class result file, the one class, placed by class position.`,
 	run(argv, io: ScoreboardIo) {
@@ -85,7 +85,7 @@ function printScoreboard(result: ScoreboardResult, io: CliIo, csv: () => string)
 
 /** The scoreboard's four columns, then what the result file says of each racer. */
 function resultCsv(racers: readonly ResultRacer[]): string {
-	const rows = ['player,position,time,status,class,laps,sim_id,penalty'];
+	const rows = ['player,position,time,status,class,car,laps,sim_id,penalty'];
 	for (const { entry, from } of racers) {
 		rows.push(
 			csvLine([
@@ -94,6 +94,7 @@ function resultCsv(racers: readonly ResultRacer[]): string {
 				entry.time === undefined ? '' : String(entry.time),
 				entry.status === 'finished' ? '' : entry.status,
 				from.carClass ?? '',
+				entry.car ?? '',
 				from.laps === undefined ? '' : String(from.laps),
 				from.simId ?? '',
 				(from.penalties ?? []).join('; '),

@@ -11,7 +11,9 @@ import { ResultFileError, type ResultEntry, type ResultFile } from './types.js';
  *   (as every scoreboard, docs/scoreboard.md);
  * - a finisher's time is their total race time when they finished on the winner's lap, else none (a lapped car's
  *   total is no race time against the winner's);
- * - names cleaned to the league's rules: invisible characters dropped and a name over 32 characters cut, each said.
+ * - names cleaned to the league's rules: invisible characters dropped and a name over 32 characters cut, each said;
+ * - each racer's car model (not its class) goes with their entry as `car`, cleaned as a name is (carOf), so a league
+ *   that rates cars apart from drivers has them with no typing.
  * The result then goes through the scoreboard's own checks (parseScoreboard on the equivalent CSV): the same
  * duplicate, name and "did you mean" rules as a paste, with the file's racers named instead of CSV line numbers.
  */
@@ -30,6 +32,7 @@ export interface ResultScoreboardOptions {
 
 /** A racer of the scoreboard with what the file says beyond the scoreboard's columns. */
 export interface ResultRacer {
+	/** The scoreboard's entry, with the file's car model (carOf) where it names one. */
 	readonly entry: RaceEntry;
 	readonly from: ResultEntry;
 }
@@ -79,13 +82,16 @@ export function resultScoreboard(file: ResultFile, options: ResultScoreboardOpti
 	);
 	const parsed = parseScoreboard(csv.join('\n'), { knownPlayers: options.knownPlayers ?? [] });
 	const rowName = (line: number) => ordered[line - 2]?.name;
-	const result = renameLines(parsed, rowName, warnings);
-	const racers = result.ok
-		? result.entries.map((entry) => ({
-				entry,
-				from: ordered.find((r) => nameKey(r.name) === nameKey(entry.player))!.from,
-			}))
+	const read = renameLines(parsed, rowName, warnings);
+	const racers = read.ok
+		? read.entries.map((entry) => {
+				const from = ordered.find((r) => nameKey(r.name) === nameKey(entry.player))!.from;
+				const car = carOf(from);
+				return { entry: car === undefined ? entry : { ...entry, car }, from };
+			})
 		: [];
+	// The scoreboard's entries carry the cars too: whoever reads the race off `result` keeps them.
+	const result = read.ok ? { ...read, entries: racers.map((r) => r.entry) } : read;
 	return { result, racers, classes, ...(carClass !== undefined && { carClass }) };
 }
 
@@ -134,6 +140,25 @@ function cleanName(from: ResultEntry, warnings: string[]): string {
 		name = cut;
 	}
 	return name === '' ? `Car ${from.position}` : name;
+}
+
+/** The longest car name the league stores (a team's length, race-log-checks.ts). */
+const MAX_CAR_LENGTH = 64;
+
+/**
+ * The file's car model as the league stores it (the class is not the car: a GT3 field holds a dozen models): invisible
+ * and control characters dropped, whitespace collapsed, cut at 64 characters; undefined where the file names none.
+ */
+export function carOf(from: ResultEntry): string | undefined {
+	if (from.car === undefined) return undefined;
+	let car = normalizeName(from.car);
+	for (let bad = forbiddenCharacter(car); bad !== undefined; bad = forbiddenCharacter(car)) {
+		car = normalizeName(car.replaceAll(bad, ''));
+	}
+	const points = [...car];
+	if (points.length > MAX_CAR_LENGTH) car = points.slice(0, MAX_CAR_LENGTH).join('').trimEnd();
+	// A car of nothing visible (combining marks alone) is no car.
+	return car.replace(/[\s\p{M}\u2800]/gu, '') === '' ? undefined : car;
 }
 
 /**

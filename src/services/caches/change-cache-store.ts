@@ -2,7 +2,7 @@ import { yieldToEventLoop } from '../../event-loop.js';
 import type { ReplaySnapshot } from '../../league/replay.js';
 import type { FieldEntry } from '../../ratings/types.js';
 import type { LeagueRepository } from '../../storage/ports.js';
-import type { StandoutNumbers } from './change-cache.js';
+import type { CarLastChange, CarMove, StandoutNumbers } from './change-cache.js';
 
 /**
  * The change cache's rated history of one (league, system) kept in the store, so that the first /rating
@@ -22,6 +22,8 @@ export interface StoredChanges {
 	readonly paramsKey: string;
 	readonly replay: ReplaySnapshot<unknown>;
 	readonly lastChanges: readonly StoredLastChange[];
+	/** Where the system rates cars: each car's last change (absent in a copy written before cars were rated). */
+	readonly lastCars?: readonly StoredCarChange[] | undefined;
 	/** Per player, their standout races as numbers (change-cache.ts). */
 	readonly standouts: ReadonlyMap<string, StandoutNumbers>;
 	readonly lastRaceOf: ReadonlyMap<string, string>;
@@ -34,6 +36,11 @@ export interface StoredLastChange {
 	readonly date?: string | undefined;
 	readonly before: number;
 	readonly after: number;
+	readonly car?: CarMove | undefined;
+}
+
+export interface StoredCarChange extends CarLastChange {
+	readonly car: string;
 }
 
 export interface StoredField {
@@ -54,12 +61,17 @@ interface RawHead {
 	readonly seq: number;
 	readonly paramsKey: string;
 	readonly replay: ReplaySnapshot<unknown>;
-	readonly last: { players: string[]; races: string[]; dates: (string | null)[]; values: string };
+	readonly last: { players: string[]; races: string[]; dates: (string | null)[]; values: string; cars?: RawCarMove[] };
+	/** Where the system rates cars: each car's last change. Car parts are finite: JSON gives them back bit for bit. */
+	readonly lastCars?: [car: string, race: string, date: string | null, before: number, after: number][];
 	readonly lastRaceOf: [string, string][];
 	/** Players, then per player: races placed, best (8 numbers), worst (8 numbers). */
 	readonly standouts: { players: string[]; values: string };
 	readonly chunks: string[];
 }
+
+/** A last change's car, aligned with `last.players` (null: no car). */
+type RawCarMove = [name: string, before: number, after: number] | null;
 
 interface RawChunk {
 	readonly v: 1;
@@ -125,7 +137,14 @@ export async function writeChanges(
 			races: last.map((c) => c.race),
 			dates: last.map((c) => c.date ?? null),
 			values: encodeFloats(last.flatMap((c) => [c.before, c.after])),
+			...(last.some((c) => c.car !== undefined) && {
+				cars: last.map((c): RawCarMove => (c.car === undefined ? null : [c.car.name, c.car.before, c.car.after])),
+			}),
 		},
+		...(changes.lastCars !== undefined &&
+			changes.lastCars.length > 0 && {
+				lastCars: changes.lastCars.map((c) => [c.car, c.race, c.date ?? null, c.before, c.after]),
+			}),
 		lastRaceOf: [...changes.lastRaceOf],
 		standouts: {
 			players: [...changes.standouts.keys()],
@@ -172,15 +191,27 @@ export async function readChanges(
 		date: head.last.dates[i] ?? undefined,
 		before: values[2 * i]!,
 		after: values[2 * i + 1]!,
+		...(carMove(head.last.cars?.[i]) !== undefined && { car: carMove(head.last.cars?.[i]) }),
+	}));
+	const lastCars = (head.lastCars ?? []).map(([car, race, date, before, after]): StoredCarChange => ({
+		car,
+		race,
+		...(date !== null && { date }),
+		before,
+		after,
 	}));
 	const changes: StoredChanges = {
 		seq: head.seq,
 		paramsKey: head.paramsKey,
 		replay: head.replay,
 		lastChanges,
+		lastCars,
 		standouts,
 		lastRaceOf: new Map(head.lastRaceOf),
 		fields,
 	};
 	return { changes, keys: head.chunks };
 }
+
+const carMove = (raw: RawCarMove | undefined): CarMove | undefined =>
+	raw === undefined || raw === null ? undefined : { name: raw[0], before: raw[1], after: raw[2] };

@@ -54,6 +54,23 @@ export interface LastChange {
 	readonly date?: string | undefined;
 	readonly before: number;
 	readonly after: number;
+	/** Where the system rates cars: the car the player raced, and its part before and after the race (raw). */
+	readonly car?: CarMove | undefined;
+}
+
+/** A car's part before and after a race (RatingChange.car). */
+export interface CarMove {
+	readonly name: string;
+	readonly before: number;
+	readonly after: number;
+}
+
+/** A car's last race, where the system rates cars: its part before (carried over) and after it. */
+export interface CarLastChange {
+	readonly race: string;
+	readonly date?: string | undefined;
+	readonly before: number;
+	readonly after: number;
 }
 
 /** One race in a player's history: where they finished against where they were expected to. */
@@ -100,6 +117,8 @@ export interface ChangeCache {
 		player: string,
 		options?: { readonly waitMs?: number | undefined },
 	): Promise<PlayerChanges>;
+	/** Where the system rates cars: a car's last race and its part's move in it (undefined for a car never rated). */
+	lastCarChange(league: LeagueInfo, system: string, car: string): Promise<CarLastChange | undefined>;
 	/** A confirmed race explained for every racer; undefined for a race not in the rated history (voided, unknown). */
 	explain(league: LeagueInfo, system: string, raceId: string): Promise<RaceExplanation | undefined>;
 }
@@ -130,6 +149,8 @@ interface Entry {
 	readonly paramsKey: string;
 	readonly replay: Replay<unknown>;
 	readonly byPlayer: Map<string, LastChange>;
+	/** Each rated car's last change (empty where the system does not rate cars). */
+	readonly byCar: Map<string, CarLastChange>;
 	readonly standouts: Map<string, StandoutNumbers>;
 	readonly lastRaceOf: Map<string, string>;
 	readonly fields: Map<string, KeptField>;
@@ -170,6 +191,7 @@ export function createChangeCache(repo: LeagueRepository, options: ChangeCacheOp
 			paramsKey: replaySettingsKey(config, system, state.seasons()),
 			replay: createReplay<unknown, unknown>(impl, params, replayOptionsOf(config, state.seasons()), stored?.replay),
 			byPlayer: new Map(stored?.lastChanges.map(({ player, ...change }) => [player, change])),
+			byCar: new Map(stored?.lastCars?.map(({ car, ...change }) => [car, change])),
 			standouts: new Map(stored?.standouts),
 			lastRaceOf: new Map(stored?.lastRaceOf),
 			fields: new Map(stored?.fields.map(({ race, ...kept }) => [race, { ...kept, race: raceOf(race) }] as const)),
@@ -199,6 +221,7 @@ export function createChangeCache(repo: LeagueRepository, options: ChangeCacheOp
 		paramsKey: entry.paramsKey,
 		replay: entry.replay.snapshot(),
 		lastChanges: [...entry.byPlayer].map(([player, change]) => ({ player, ...change })),
+		lastCars: [...entry.byCar].map(([car, change]) => ({ car, ...change })),
 		standouts: entry.standouts,
 		lastRaceOf: entry.lastRaceOf,
 		fields: [...entry.fields].map(([race, kept]) => ({
@@ -239,6 +262,7 @@ export function createChangeCache(repo: LeagueRepository, options: ChangeCacheOp
 		if (outcome.skipped !== undefined) return;
 		if (prepared.reset) {
 			entry.byPlayer.clear();
+			entry.byCar.clear();
 			entry.lastRaceOf.clear();
 			entry.fields.clear();
 		}
@@ -249,7 +273,17 @@ export function createChangeCache(repo: LeagueRepository, options: ChangeCacheOp
 		for (const e of prepared.field) tieSize.set(e.rank, (tieSize.get(e.rank) ?? 0) + 1);
 		const raceNumber = Number(race.id.slice(1));
 		outcome.changes.forEach((c, i) => {
-			entry.byPlayer.set(c.player, { race: race.id, date: race.date, before: c.before.rating, after: c.after.rating });
+			entry.byPlayer.set(c.player, {
+				race: race.id,
+				date: race.date,
+				before: c.before.rating,
+				after: c.after.rating,
+				...(c.car !== undefined && { car: c.car }),
+			});
+			if (c.car !== undefined) {
+				const { before, after } = c.car;
+				entry.byCar.set(c.car.name, { race: race.id, date: race.date, before, after });
+			}
 			const result = [
 				raceNumber,
 				c.rank,
@@ -390,6 +424,8 @@ export function createChangeCache(repo: LeagueRepository, options: ChangeCacheOp
 			const outcome = await unlessLong(work, read?.waitMs, () => replaying.has(key));
 			return 'value' in outcome ? outcome.value : outcome;
 		},
+		lastCarChange: (league, system, car) =>
+			serial(`${league.id}:${system}`, async () => (await update(league, system)).byCar.get(car)),
 		explain: (league, system, raceId) =>
 			serial(`${league.id}:${system}`, async (): Promise<RaceExplanation | undefined> => {
 				const entry = await update(league, system);

@@ -5,7 +5,8 @@ import {
 	type PredictionStatsAccumulator,
 } from '../../analysis/prediction-stats.js';
 import { createSlicer } from '../../event-loop.js';
-import { raceSystems } from '../../ratings/index.js';
+import { getSystem, raceSystems } from '../../ratings/index.js';
+import { CAR_SYSTEMS, carParamsOf } from '../leagues/car-settings.js';
 import type { LeagueInfo, LeagueRepository } from '../../storage/ports.js';
 import type { Actor } from '../actor.js';
 import { refused, type UserFacingError } from '../errors.js';
@@ -61,6 +62,20 @@ export interface LeagueStats {
 	 * races was scored on fewer, and its sum is not comparable); undefined when no race was scored.
 	 */
 	readonly best?: BestPredictor | undefined;
+	/**
+	 * Where the league's results name cars (or teams, which stand in for them): endure and speed backtested with cars
+	 * rated apart from drivers and without, the league's other parameters as they are (docs/cars.md).
+	 */
+	readonly cars?: readonly CarsComparison[] | undefined;
+}
+
+/** One system's winner prediction with and without the car part, on the league's own history. */
+export interface CarsComparison {
+	readonly system: string;
+	/** Whether the league rates cars under this system now (`with` is then the table's row). */
+	readonly on: boolean;
+	readonly with: BacktestResult;
+	readonly without: BacktestResult;
 }
 
 export interface LeagueStatsService {
@@ -114,6 +129,17 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 			stats: createPredictionStats(),
 		}));
 		const rated = state.ratedRaces();
+		// The other reading of cars for endure and speed, where some result names a car (rankRace: its car, else its team).
+		const namesCars = rated.some(({ race }) => race.entries.some((e) => (e.car ?? e.team) !== undefined));
+		const flipped = (namesCars ? CAR_SYSTEMS : []).map((id) => {
+			const system = getSystem(id);
+			const on = carParamsOf(config, id)?.cars === true;
+			const params: unknown = system.params({ ...config.params[id], cars: !on });
+			return {
+				system: id,
+				run: createBacktest(system, params, replayOptionsOf(config, state.seasons())),
+			};
+		});
 		const slicer = createSlicer();
 		let lastDate: string | undefined;
 		for (const { race } of rated) {
@@ -122,6 +148,7 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 				const prediction = scoring.run.score(race);
 				if (prediction !== undefined) scoring.stats.add(prediction);
 			}
+			for (const scoring of flipped) scoring.run.score(race);
 			if (slicer.due()) await slicer.pause();
 		}
 		const systems = scorings.map((s): SystemStats => ({
@@ -129,7 +156,20 @@ export function createLeagueStatsService(repo: LeagueRepository, leagues: League
 			backtest: s.run.result(),
 			stats: s.stats.result(),
 		}));
-		return { seq, races: rated.length, lastDate, systems, best: bestPredictor(systems) };
+		const cars = flipped.map((other): CarsComparison => {
+			const on = carParamsOf(config, other.system)?.cars === true;
+			const current = systems.find((s) => s.system === other.system)!.backtest;
+			const flip = other.run.result();
+			return { system: other.system, on, with: on ? current : flip, without: on ? flip : current };
+		});
+		return {
+			seq,
+			races: rated.length,
+			lastDate,
+			systems,
+			best: bestPredictor(systems),
+			...(cars.length > 0 && { cars }),
+		};
 	};
 
 	return {

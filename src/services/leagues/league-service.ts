@@ -21,6 +21,7 @@ import { nextPost } from '../posts/ranking-post-schedule.js';
 import { formatLocal } from './zoned-time.js';
 import type { RetirementReading } from '../../ratings/race.js';
 import { seasonResetSetting, type SeasonResetInput } from '../seasons/season-service.js';
+import { withCarSettings } from './car-settings.js';
 
 /** Leagues of a server: create, configure, describe, list, and find the one a command means. */
 
@@ -77,6 +78,8 @@ export interface ConfigureLeagueInput {
 	readonly seasonReset?: SeasonResetInput['seasonReset'];
 	/** A soft season reset's share, in percent. */
 	readonly seasonShare?: number | undefined;
+	/** Cars rated apart from drivers in endure and speed (car-settings.ts); absent keeps the setting. */
+	readonly cars?: 'on' | 'off' | undefined;
 }
 
 /** The monthly ranking post of a league as `/league info` shows it. */
@@ -441,6 +444,7 @@ export function createLeagueService(repo: LeagueRepository, options: LeagueServi
 					throw refused('bad-config', escapeForDiscord(error.message));
 				}
 			}
+			params = withCarSettings(params, input.cars);
 			const retirements =
 				input.retirements === undefined
 					? info.config.retirements

@@ -38,6 +38,8 @@ export interface AutocompleteService {
 	races(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
 	/** The league's seasons (seasons.ts), newest first. */
 	seasons(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
+	/** The cars the league's results name (each entry's car, else its team: what a rating of cars reads), latest first. */
+	cars(actor: Actor, league: string | undefined, typed: string): Promise<Choice[]>;
 }
 
 export function createAutocompleteService(repo: LeagueRepository, leagues: LeagueService): AutocompleteService {
@@ -90,6 +92,22 @@ export function createAutocompleteService(repo: LeagueRepository, leagues: Leagu
 				value: several ? `${league.config.name}/${r.id}` : r.id,
 			}));
 			return rankChoices(typed, choices);
+		},
+		async cars(actor, leagueRef, typed) {
+			const league = await leagueOf(actor, leagueRef);
+			if (!league) return [];
+			const names = new Set<string>();
+			const rated = (await repo.loadState(league.id)).ratedRaces();
+			for (let i = rated.length - 1; i >= 0; i--) {
+				for (const entry of rated[i]!.race.entries) {
+					const car = entry.car ?? entry.team;
+					if (car !== undefined) names.add(car);
+				}
+			}
+			return rankChoices(
+				typed,
+				[...names].map((name) => ({ name, value: name })),
+			);
 		},
 		async seasons(actor, leagueRef, typed) {
 			const league = await leagueOf(actor, leagueRef);

@@ -364,6 +364,22 @@ function scoreboardEntries(result: ScoreboardResult): {
 	return { entries, warnings: result.warnings, suggestions: result.suggestions };
 }
 
+/**
+ * A corrected scoreboard rarely says what each racer drove (a paste has no car column, seldom a team): each racer who
+ * was in the race keeps the car and team stored with it (from the sim's file, the history CSV) where the correction
+ * names none, so a correction of places never loses them (the car part of endure and speed reads them).
+ */
+function withStoredCars<T extends { entries: EntryInput[] }>(read: T, record: RaceRecord, state: LeagueLog): T {
+	const stored = new Map(record.entries.map((e) => [e.player, e] as const));
+	const entries = read.entries.map((entry) => {
+		const before = stored.get(state.resolve(entry.player)?.id ?? '');
+		const car = entry.car ?? before?.car;
+		const team = entry.team ?? before?.team;
+		return { ...entry, ...(car !== undefined && { car }), ...(team !== undefined && { team }) };
+	});
+	return { ...read, entries };
+}
+
 /** `Race R5 was voided on 2026-11-25: “duplicate”.` (the reason as the void kept it, escaped). */
 function voidedText(race: RaceRecord): string {
 	const voided = race.edits.findLast((edit) => edit.kind === 'voided');
@@ -415,7 +431,9 @@ export function createRaceService(
 				'Nothing to change: give the corrected results, a date or a name. Nothing was changed.',
 			);
 		}
-		const { entries, warnings } = hasText ? parse(text, state) : { entries: record.entries, warnings: [] };
+		const { entries, warnings } = hasText
+			? withStoredCars(parse(text, state), record, state)
+			: { entries: record.entries, warnings: [] };
 		const dating =
 			givenDate === undefined ? undefined : editedRaceDate(givenDate, record, state, league.config.timezone, clock());
 		const date = dating?.date ?? record.date;

@@ -105,10 +105,16 @@ export async function fileSubmission(
 	const { file: results, board } = reading;
 	const read = scoreboardEntries(board.result);
 	const { warnings, suggestions } = read;
-	// The file's team of each racer goes with the race (the championship's teams table); racers align with entries.
+	// The file's team and car of each racer go with the race (the championship's teams table; a rating of cars apart
+	// from drivers); racers align with entries.
 	const entries = read.entries.map((entry, i) => {
 		const team = board.racers[i]?.from.team?.replace(/^[\s#]+/u, '').trim();
-		return team === undefined || team === '' ? entry : { ...entry, team: team.slice(0, 64) };
+		const car = board.racers[i]?.entry.car;
+		return {
+			...entry,
+			...(team !== undefined && team !== '' && { team: team.slice(0, 64) }),
+			...(car !== undefined && { car }),
+		};
 	});
 	return {
 		entries,

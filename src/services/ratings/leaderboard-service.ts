@@ -16,6 +16,19 @@ import { seasonFor } from '../seasons/season-service.js';
 
 export const LEADERBOARD_PAGE_SIZE = 15;
 
+/** One page of a ranked table (1-based, 15 rows), each row with its rank; a page past the end is refused. */
+export function pageOf<T>(all: readonly T[], asked: number | undefined, table: string) {
+	const total = all.length;
+	const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
+	const page = asked ?? 1;
+	if (!Number.isInteger(page) || page < 1 || page > pages) {
+		throw refused('bad-page', `${table} has ${plural(pages, 'page')}: choose a page from 1 to ${pages}.`);
+	}
+	const start = (page - 1) * LEADERBOARD_PAGE_SIZE;
+	const rows = all.slice(start, start + LEADERBOARD_PAGE_SIZE).map((row, i) => ({ ...row, rank: start + i + 1 }));
+	return { total, pages, page, rows };
+}
+
 export interface LeaderboardPage {
 	readonly league: LeagueInfo;
 	readonly system: string;
@@ -104,14 +117,7 @@ export function createLeaderboardService(
 			const { asOf, standings, season, recomputing } = await standingsOf(league, system, input.season);
 			const { shown, hidden } = filterStandings(standings, league.config, asOf);
 			const filter = filterText(league.config);
-			const total = shown.length;
-			const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
-			const page = input.page ?? 1;
-			if (!Number.isInteger(page) || page < 1 || page > pages) {
-				throw refused('bad-page', `The leaderboard has ${plural(pages, 'page')}: choose a page from 1 to ${pages}.`);
-			}
-			const start = (page - 1) * LEADERBOARD_PAGE_SIZE;
-			const rows = shown.slice(start, start + LEADERBOARD_PAGE_SIZE).map((row, i) => ({ ...row, rank: start + i + 1 }));
+			const { total, pages, page, rows } = pageOf(shown, input.page, 'The leaderboard');
 			return {
 				league,
 				system,

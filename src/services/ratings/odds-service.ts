@@ -17,6 +17,8 @@ export interface OddsRow {
 	readonly id: string;
 	readonly name: string;
 	readonly rating: number;
+	/** Where the league rates cars: the racer's latest car and its part today, which the odds add to `rating`. */
+	readonly car?: { readonly name: string; readonly part: number } | undefined;
 	/** Never rated under this system: a newcomer's rating is used. */
 	readonly unrated: boolean;
 	readonly pWin: number;
@@ -79,15 +81,20 @@ export function createOddsService(
 			const states = players.map((p): unknown => replay.stateAt(p.id, asOf));
 			const field = states.map((s) => impl.performance(s, params));
 			const odds = fieldOdds(field);
-			const rows = players.map((p, i): OddsRow => ({
-				id: p.id,
-				name: p.name,
-				rating: impl.summary(states[i], params).rating,
-				unrated: replay.player(p.id) === undefined,
-				pWin: odds.pWin[i]!,
-				pTop3: odds.pTop3[i]!,
-				expectedPosition: odds.expectedPosition[i]!,
-			}));
+			const rows = players.map((p, i): OddsRow => {
+				const carName = replay.player(p.id)?.car;
+				const part = carName === undefined ? undefined : replay.carPart(carName, asOf);
+				return {
+					id: p.id,
+					name: p.name,
+					rating: impl.summary(states[i], params).rating,
+					...(carName !== undefined && part !== undefined && { car: { name: carName, part } }),
+					unrated: replay.player(p.id) === undefined,
+					pWin: odds.pWin[i]!,
+					pTop3: odds.pTop3[i]!,
+					expectedPosition: odds.expectedPosition[i]!,
+				};
+			});
 			return {
 				league,
 				system,

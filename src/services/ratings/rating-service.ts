@@ -39,6 +39,11 @@ export interface PlayerRating {
 	readonly asOf: string;
 	/** Undefined when the player has no rating under this system (never rated, or not since a reset). */
 	readonly summary?: RatingSummary | undefined;
+	/**
+	 * Where the system rates cars (docs/cars.md): the player's latest car and its part C as of `asOf`, carried over to
+	 * its year. The summary is the driver's part D; the odds read D + C.
+	 */
+	readonly car?: { readonly name: string; readonly part: number } | undefined;
 	/** Idle time: the player's last race date, the days since, and the summary at that race before growth. */
 	readonly idle?: { readonly lastDate: string; readonly days: number; readonly atLastRace: RatingSummary } | undefined;
 	/** 1-based among the players the leaderboard shows (undefined when the league's filter hides this one). */
@@ -127,6 +132,8 @@ export function createRatingService(
 			const asOf = leagueReadingDay(state, league.config.timezone, clock());
 			const view = await repo.ratingsAt(league.id, system, asOf);
 			const standing = view.standings.find((s) => s.player === player.id);
+			const carName = standing?.car;
+			const carPart = carName === undefined ? undefined : view.replay.carPart(carName, asOf);
 			const { shown } = filterStandings(view.standings, league.config, asOf);
 			const index = shown.findIndex((s) => s.player === player.id);
 			const hidden = standing && hiddenBecause(standing, league.config, asOf);
@@ -172,6 +179,7 @@ export function createRatingService(
 					},
 					...(hidden === undefined ? { rank: index + 1 } : { hiddenBecause: hidden }),
 				}),
+				...(carName !== undefined && carPart !== undefined && { car: { name: carName, part: carPart } }),
 				...(standing?.lastDate !== undefined && {
 					idle: { lastDate: standing.lastDate, days: standing.idleDays, atLastRace: standing.atLastRace },
 				}),
