@@ -473,3 +473,22 @@ describe("race log: the sims' driver ids", () => {
 		expect(again.playerBySimId(STEAM_ANN)?.name).toBe('Anna');
 	});
 });
+
+describe('race log: the rated races every replay reads', () => {
+	it('are the same objects while nothing changes them, and new ones for a race edited since', () => {
+		const { log } = build(
+			{ type: 'race-submitted', race: race('Ann', 'Bob') },
+			{ type: 'race-submitted', race: race('Bob', 'Cid') },
+		);
+		const first = log.ratedRaces();
+		const again = log.ratedRaces();
+		expect(again).not.toBe(first); // a new list each time: callers may keep or change it
+		expect(again[0]).toBe(first[0]);
+		expect(again[1]!.race).toBe(first[1]!.race);
+		next(log, { type: 'race-edited', race: 'R1', reason: 'swap', changes: race('Bob', 'Ann') });
+		const edited = log.ratedRaces();
+		expect(edited[0]).not.toBe(first[0]);
+		expect(edited[0]!.race.entries.map((e) => log.resolve(e.player)!.name)).toEqual(['Bob', 'Ann']);
+		expect(edited[1]).toBe(first[1]);
+	});
+});
