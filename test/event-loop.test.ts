@@ -35,4 +35,20 @@ describe('yielding to the event loop', () => {
 		await slicer.pause();
 		expect(slicer.due()).toBe(false);
 	});
+
+	it("a long loop begun in a resumed turn shares that turn's budget with the piece that finished before it", async () => {
+		const busy = (ms: number) => {
+			const until = performance.now() + ms;
+			while (performance.now() < until);
+		};
+		const first = createSlicer(20);
+		await first.pause(); // now at the start of a turn
+		busy(12); // the first loop finishes mid-slice; its caller starts the next one in the same turn
+		const second = createSlicer(20);
+		busy(10);
+		// 22 ms into the turn: counted from its own start (10 ms) it would run on and the two slices add up.
+		expect(second.due()).toBe(true);
+		await second.pause();
+		expect(second.due()).toBe(false);
+	});
 });

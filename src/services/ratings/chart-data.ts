@@ -6,7 +6,8 @@ import type {
 	RatingPoint,
 	RatingSeries,
 } from '../../charts/chart-types.js';
-import { RACES_PER_SLICE, yieldToEventLoop } from '../../event-loop.js';
+import { RACES_PER_STEP } from '../../event-loop.js';
+import { runInSlices } from '../../storage/in-slices.js';
 import { addDays, daysBetween } from '../../league/dates.js';
 import { playerHistoriesInSteps, type HistoryStep } from '../../league/player-history.js';
 import type { Standing } from '../../league/replay.js';
@@ -155,11 +156,9 @@ export async function ratingHistoryChart(
 			races,
 			ids,
 			replayOptionsOf(league.config, state.seasons()),
-			RACES_PER_SLICE,
+			RACES_PER_STEP,
 		);
-		let step = steps.next();
-		for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
-		histories = step.value;
+		histories = await runInSlices(steps);
 	}
 	const series: RatingSeries[] = players
 		.slice(0, MAX_CHART_PLAYERS)

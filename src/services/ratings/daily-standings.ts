@@ -1,4 +1,5 @@
-import { DAYS_PER_SLICE, RACES_PER_SLICE, yieldToEventLoop } from '../../event-loop.js';
+import { DAYS_PER_SLICE, RACES_PER_STEP, yieldToEventLoop } from '../../event-loop.js';
+import { runInSlices } from '../../storage/in-slices.js';
 import { addDays } from '../../league/dates.js';
 import type { LeagueLog } from '../../league/race-log.js';
 import type { Standing } from '../../league/replay.js';
@@ -58,10 +59,8 @@ export function createDailyStandingsService(repo: LeagueRepository): DailyStandi
 			if (early.length > 0) {
 				const params: unknown = system.params(league.config.params[system.id]);
 				const options = replayOptionsOf(league.config, state.seasons());
-				const steps = standingsOnDaysInSteps(system, params, races, early, options, RACES_PER_SLICE);
-				let step = steps.next();
-				for (; step.done !== true; step = steps.next()) await yieldToEventLoop();
-				for (const [day, rows] of step.value) onDays.set(day, rows);
+				const steps = standingsOnDaysInSteps(system, params, races, early, options, RACES_PER_STEP);
+				for (const [day, rows] of await runInSlices(steps)) onDays.set(day, rows);
 			}
 			bySystem.set(system.id, onDays);
 			await yieldToEventLoop();
