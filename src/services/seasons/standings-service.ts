@@ -27,6 +27,7 @@ import {
 	storePreviewOnce,
 } from '../races/previews.js';
 import { splitRaceRef } from '../races/race-service.js';
+import { findPlayer } from '../players/players.js';
 import { effectToday, type RatingEffect } from '../races/rating-effect.js';
 import { leagueScale } from '../ratings/shown-scale.js';
 import { createDailyStandingsService, type DailyStandingsService } from '../ratings/daily-standings.js';
@@ -306,13 +307,7 @@ export function createStandingsService(
 			);
 		}
 		const state = await repo.loadState(league.id);
-		const player = state.resolve(input.player);
-		if (player === undefined) {
-			throw refused(
-				'unknown-player',
-				`There is no player "${escapeForDiscord(input.player.slice(0, 64))}" in ${escapeForDiscord(league.config.name)}.`,
-			);
-		}
+		const player = findPlayer(state, input.player, actor, league.config.name);
 		const event = {
 			type: 'penalty-given',
 			race,
@@ -449,13 +444,7 @@ export function createStandingsService(
 			const league = await leagues.resolve(actor, input.league);
 			requireOrganizer(actor, league.config);
 			const state = await repo.loadState(league.id);
-			const player = state.resolve(input.player);
-			if (player === undefined) {
-				throw refused(
-					'unknown-player',
-					`There is no player "${escapeForDiscord(input.player.slice(0, 64))}" in ${escapeForDiscord(league.config.name)}.`,
-				);
-			}
+			const player = findPlayer(state, input.player, actor, league.config.name);
 			const team = input.team?.trim() || undefined;
 			await refuse('bad-team', () =>
 				repo.appendEvent(league.id, { type: 'team-set', player: player.id, team: team ?? null, by: actor.userId }),
