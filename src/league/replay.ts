@@ -348,15 +348,16 @@ function replayFrom<S, P>(
 		racesApplied++;
 		lastDate = latest(race.date, lastDate);
 		const changes: RatingChange[] = [];
-		const carsBefore = new Map<string, CarRecord | undefined>();
+		/** Cars whose record this race has written: a car counts once per race, however many of its entries. */
+		const carsRated = new Set<string>();
 		field.forEach((entry, i) => {
 			const rated = after[i]!;
 			const carAfter = carModel?.carOf(rated);
 			const state = carModel === undefined ? rated : carModel.driverOf(rated);
 			const car = carModel !== undefined && carAfter !== undefined ? entry.car : undefined;
-			if (car !== undefined && !carsBefore.has(car)) {
+			if (car !== undefined && !carsRated.has(car)) {
 				const before = cars.get(car);
-				carsBefore.set(car, before);
+				carsRated.add(car);
 				const carDate = latest(race.date, before?.lastDate);
 				cars.set(car, {
 					rating: carAfter!,
