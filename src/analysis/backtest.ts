@@ -1,7 +1,7 @@
-import { createReplay, grownState, type PreparedRace, type ReplayOptions } from '../league/replay.js';
+import { createReplay, type PreparedRace, type ReplayOptions } from '../league/replay.js';
 import { rankRace } from '../ratings/race.js';
 import { winProbabilities } from '../ratings/odds/odds.js';
-import type { FieldEntry, Race, RankedEntry, RatingSystem } from '../ratings/types.js';
+import type { FieldEntry, Race, RatingSystem } from '../ratings/types.js';
 
 /**
  * Backtest: replay a history and, before each race, score the system's prediction of the winner.
@@ -80,22 +80,8 @@ export function createBacktest<S, P>(
 			.filter((entry) => entry.status === 'DNF')
 			.map((entry) => ({
 				...entry,
-				state: stateBefore(entry, race, prepared),
+				state: replay.stateIn(prepared, entry),
 			}));
-	/**
-	 * A racer's state as the race found it, in the race's car (its car part included where the system rates cars): a
-	 * newcomer after a season's restart, moved after a soft reset.
-	 */
-	const stateBefore = (entry: RankedEntry, race: Race, prepared: PreparedRace<S>): S => {
-		if (prepared.reset) return system.newcomer(params);
-		const moved = prepared.moved?.get(entry.player);
-		if (moved === undefined) return replay.stateAt(entry.player, race.date, entry.car);
-		// Moved toward the mean, then put in the car as prepare puts the racers who finish (replay.ts).
-		const driver = grownState(system, params, moved, race.date);
-		const cars = system.cars;
-		if (cars === undefined || !cars.on(params) || entry.car === undefined) return driver;
-		return cars.inCar(driver, replay.carPart(entry.car, race.date) ?? 0);
-	};
 	/** Whether scoring has begun (always, without scoreFrom), and what came before it. */
 	let scoring = scoreFrom === undefined;
 	let replayedBefore = 0;

@@ -161,6 +161,11 @@ export interface Replay<S> {
 	advance(race: Race): void;
 	/** The rated field of `race` with pre-race states, without changing anything (for predictions). */
 	prepare(race: Race): PreparedRace<S>;
+	/**
+	 * The state `entry` meets a prepared race with, as `prepare` gives the racers of its field (before `commit`): for a
+	 * racer the race's reading leaves out, such as a retirement a backtest still predicts.
+	 */
+	stateIn(prepared: PreparedRace<S>, entry: { readonly player: string; readonly car?: string | undefined }): S;
 	/** Rate a race returned by `prepare` (no other race may be applied in between). */
 	commit(prepared: PreparedRace<S>): RaceOutcome;
 	/** The stored record of a player, undefined for a player never rated (or not since the last reset). */
@@ -296,15 +301,28 @@ function replayFrom<S, P>(
 		return moved;
 	};
 
+	/**
+	 * The state a racer meets a race with: a newcomer's after a restart (or a first race), moved toward the mean at a
+	 * soft reset, grown over their idle days, in the entry's car where the system rates cars.
+	 */
+	const stateInRace = (
+		entry: { readonly player: string; readonly car?: string | undefined },
+		race: Race,
+		reset: boolean,
+		moved: ReadonlyMap<string, PlayerRecord<S>> | undefined,
+	): { state: S; newcomer: boolean } => {
+		const record = reset ? undefined : (moved?.get(entry.player) ?? players.get(entry.player));
+		const driver = record === undefined ? system.newcomer(params) : grown(record, race.date);
+		return { state: inCar(driver, entry.car, race.date, reset), newcomer: record === undefined };
+	};
+
 	const prepare = (race: Race): PreparedRace<S> => {
 		const { begins, outOfSeason } = seasonStep(race);
 		const reset = begins === 'restart';
 		const moved = begins === 'soft' ? movedTowardMean(options.seasons?.share ?? 0) : undefined;
 		const rated = rankRace(race, options.retirements).map((entry) => {
-			const record = reset ? undefined : (moved?.get(entry.player) ?? players.get(entry.player));
-			const driver = record === undefined ? system.newcomer(params) : grown(record, race.date);
-			const state = inCar(driver, entry.car, race.date, reset);
-			return { field: { ...entry, state } satisfies FieldEntry<S>, newcomer: record === undefined };
+			const { state, newcomer } = stateInRace(entry, race, reset, moved);
+			return { field: { ...entry, state } satisfies FieldEntry<S>, newcomer };
 		});
 		const ordered = inCanonicalTieOrder(rated, (r) => r.field);
 		const field = ordered.map((r) => r.field);
@@ -416,6 +434,10 @@ function replayFrom<S, P>(
 
 	return {
 		prepare,
+		stateIn(prepared, entry) {
+			if (prepared.at !== racesApplied) throw new ReplayError(`race ${prepared.race.id} was prepared at another point`);
+			return stateInRace(entry, prepared.race, prepared.reset, prepared.moved).state;
+		},
 		commit: (prepared) => commit(prepared),
 		apply: (race) => commit(prepare(race)),
 		advance: (race) => void commit(prepare(race), false),
