@@ -61,6 +61,7 @@ async function runBot(): Promise<number> {
 		{ createChartRenderer },
 		{ disableValidators },
 		{ inboxMessages },
+		{ warmUpCalendar },
 	] = await Promise.all([
 		import('./discord/client.js'),
 		import('../commands/index.js'),
@@ -76,6 +77,7 @@ async function runBot(): Promise<number> {
 		import('./charts/create-chart-renderer.js'),
 		import('@discordjs/builders'),
 		import('../commands/league/inbox-format.js'),
+		import('./services/leagues/league-day.js'),
 	]);
 	let store;
 	try {
@@ -91,6 +93,7 @@ async function runBot(): Promise<number> {
 	// under load). Every reply is already fitted to Discord's limits (src/formats/embed.ts, reply.ts),
 	// and the tests, which build the same replies in-process, keep the validators on.
 	disableValidators();
+	warmUpCalendar();
 	const repo = createLeagueRepository(store, { log });
 	shutdown.add('store', () => repo.close());
 	const jobs = store.namespace('jobs');

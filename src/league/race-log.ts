@@ -10,6 +10,7 @@ import {
 	validName,
 } from './race-log-checks.js';
 import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
+import { toEnd } from './steps.js';
 import { plural } from '../formats/plural.js';
 import { planSeasonEnd, planSeasonStart, type SeasonRecord } from './season-fold.js';
 import type { PenaltyRecord, TeamChange } from './penalties.js';
@@ -181,6 +182,13 @@ export interface LeagueLog {
 	/** The earliest rating position changed by an event after `basis` (Infinity when none). */
 	touchedSince(basis: number): RatingPosition;
 	snapshot(): LeagueLogSnapshot;
+	/** An independent log as this one stands (the same records, which are never changed): a what-if, a log kept. */
+	copy(): LeagueLog;
+	/**
+	 * `copy`, with what it needs taken now (a few arrays) and the log built when the returned function is first
+	 * called: the log as it was before a change, which the reads during the change's replay may never ask for.
+	 */
+	copyLater(): () => LeagueLog;
 }
 
 export interface RatedRace {
@@ -192,6 +200,10 @@ export interface RatedRace {
 type Plan = ApplyResult & { commit(): void };
 
 export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
+	return logFrom(from);
+}
+
+function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 	let seq = from?.seq ?? -1;
 	let config = from?.config;
 	const players = new Map<string, PlayerInfo>((from?.players ?? []).map((p) => [p.id, p]));
@@ -202,8 +214,8 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		from?.order === 'date' ? r : { seq: r.seq, from: BEFORE_EVERY_RACE },
 	);
 	/** Each race's rating position (by index in `races`), and the indices of `races` in rating order. */
-	let positions: RatingPosition[] = ratingPositions(races);
-	let order: number[] = byPosition(positions);
+	let positions: RatingPosition[] = derived === undefined ? ratingPositions(races) : [...derived.positions];
+	let order: number[] = derived === undefined ? byPosition(positions) : [...derived.order];
 	/** The latest date of any race stored (voided ones too): the date an undated race sorts by. */
 	let latestDate = latestOf(races);
 	const seasons: SeasonRecord[] = [...(from?.seasons ?? [])];
@@ -288,7 +300,7 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 	 * position stand: every replay after a change reads the whole rated history (the ratings of each system, the
 	 * explanation and chart caches), and at 15,000 races building it anew made 30,000 objects per reader.
 	 */
-	const ratedOf = new WeakMap<RaceRecord, RatedRace>();
+	const ratedOf = derived?.ratedOf ?? new WeakMap<RaceRecord, RatedRace>();
 	const rated = (i: number): RatedRace => {
 		const r = races[i]!;
 		const position = positions[i]!;
@@ -821,6 +833,23 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		return resultOf(planned);
 	}
 
+	const snapshot = (): LeagueLogSnapshot => ({
+		version: 1,
+		order: 'date',
+		seq,
+		config,
+		players: [...players.values()],
+		races: [...races],
+		retro: [...retro],
+		...(seasons.length > 0 && { seasons: [...seasons] }),
+		...(penalties.length > 0 && { penalties: [...penalties] }),
+	});
+	const copyLater = (): (() => LeagueLog) => {
+		const from = snapshot();
+		const derivedNow: Derived = { positions: [...positions], order: [...order], ratedOf };
+		return () => logFrom(from, derivedNow);
+	};
+
 	return {
 		seq: () => seq,
 		config: () => config,
@@ -855,18 +884,21 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 		storedPreview: (preview) => previews.get(preview),
 		playerById: (id) => players.get(id),
 		touchedSince: (basis) => retro.reduce((min, r) => (r.seq > basis && r.from < min ? r.from : min), Infinity),
-		snapshot: () => ({
-			version: 1,
-			order: 'date',
-			seq,
-			config,
-			players: [...players.values()],
-			races: [...races],
-			retro: [...retro],
-			...(seasons.length > 0 && { seasons: [...seasons] }),
-			...(penalties.length > 0 && { penalties: [...penalties] }),
-		}),
+		snapshot,
+		copy: () => copyLater()(),
+		copyLater,
 	};
+}
+
+/**
+ * What a copy of a log reuses from it instead of computing again from its races: their rating positions and order
+ * (a date parsed and a sort over every race: most of building a log of 15,000 races, which the reads answered from
+ * before a change waited for), and the rated races already made (keyed by record, checked by position).
+ */
+interface Derived {
+	readonly positions: readonly RatingPosition[];
+	readonly order: readonly number[];
+	readonly ratedOf: WeakMap<RaceRecord, RatedRace>;
 }
 
 const storedText = (stored: StoredPreview): string => {
@@ -891,14 +923,6 @@ export function foldEvents(events: readonly LoggedEvent[], from?: LeagueLogSnaps
 
 /** Races of an import planned between two pauses of planImport: a few milliseconds of checks. */
 const IMPORT_RACES_PER_STEP = 200;
-
-/** A generator's result, run to its end at once. */
-function toEnd<T>(steps: Generator<void, T>): T {
-	for (;;) {
-		const next = steps.next();
-		if (next.done === true) return next.value;
-	}
-}
 
 const resultOf = (plan: Plan): ApplyResult => ({
 	newPlayers: plan.newPlayers,

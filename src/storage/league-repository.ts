@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LeagueConfig, LeagueEvent, LoggedEvent } from '../league/league-events.js';
-import {
-	createLeagueLog,
-	LeagueError,
-	type ApplyResult,
-	type LeagueLog,
-	type LeagueLogSnapshot,
-} from '../league/race-log.js';
+import { createLeagueLog, LeagueError, type ApplyResult, type LeagueLog } from '../league/race-log.js';
 import type { Replay, ReplaySnapshot } from '../league/replay.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { getSystem, raceSystems } from '../ratings/index.js';
@@ -81,10 +75,13 @@ interface Session {
  * once, saying which change is not in their answer yet (RatingsView.recomputing), instead of queueing behind it.
  * Writes still run one at a time, at the head.
  */
+/** An answer from the state before a change, or none (the read then waits for the change). */
+type Answer<T> = { readonly value: T } | undefined;
+
 interface Before {
 	readonly change: PendingChange;
-	/** The log before the change (its records are shared with the live log, never copied): a log when first read. */
-	readonly snapshot: LeagueLogSnapshot;
+	/** The log before the change (its records are shared with the live log, never copied), built when first read. */
+	readonly logLater: () => LeagueLog;
 	log?: LeagueLog;
 	/** Each system's replay kept at the seq before the change, forked (the writer's own moves on). */
 	readonly replays: ReadonlyMap<string, Replay<unknown>>;
@@ -101,6 +98,9 @@ const replaysHistory = (planned: ApplyResult, event: LoggedEvent) =>
 
 /** Ratings views kept per league (systems × days asked at one seq). */
 const MAX_VIEWS = 16;
+
+/** A view's rows given their names between two pauses (a row: a copy with one more field). */
+const NAMED_ROWS_PER_STEP = 200;
 
 /** The key of the guilds namespace listing every server with a league (no Discord id is `*`). */
 const ALL_GUILDS = '*';
@@ -265,7 +265,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 		let finish = () => {};
 		const done = new Promise<void>((resolve) => (finish = resolve));
 		const change = { type: event.type, seq: event.seq, ...(planned.race !== undefined && { race: planned.race }) };
-		return { change, snapshot: s.log.snapshot(), replays, views: new Map(), done, finish };
+		return { change, logLater: s.log.copyLater(), replays, views: new Map(), done, finish };
 	};
 
 	/** After an append, the caches follow the head; reads answer from the state before it meanwhile, if it left one. */
@@ -313,13 +313,13 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	const read = async <T>(
 		league: string,
 		atHead: () => Promise<T>,
-		fromBefore?: (before: Before, s: Session) => { value: T } | undefined,
+		fromBefore?: (before: Before, s: Session) => Answer<T> | Promise<Answer<T>>,
 	): Promise<T> => {
 		for (;;) {
 			const s = sessions.get(league);
 			const before = s?.before;
 			if (s !== undefined && before !== undefined) {
-				const answer = fromBefore?.(before, s);
+				const answer = await fromBefore?.(before, s);
 				if (answer !== undefined) return answer.value;
 				await before.done;
 				continue;
@@ -332,7 +332,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	};
 
 	/** The log before the change being replayed (built from its snapshot when first read). */
-	const logBefore = (before: Before) => (before.log ??= createLeagueLog(before.snapshot));
+	const logBefore = (before: Before) => (before.log ??= before.logLater());
 
 	/**
 	 * A league's settings and seq: while a change replays, the head's (the change is applied to the log; only its
@@ -345,21 +345,28 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			(_, s) => ({ value: info(id, s.log) }),
 		);
 
-	/** The ratings view of `replay` (at `log`'s seq), standings grown to `day`, names as `log` has them. */
-	const viewOf = (
+	/**
+	 * The ratings view of `replay` (at `log`'s seq), standings grown to `day`, names as `log` has them, in steps
+	 * (Replay.standingsInSteps: after a change, or on a fork, every row is computed anew).
+	 */
+	function* viewOf(
 		system: string,
 		log: LeagueLog,
 		replay: Replay<unknown>,
 		day: string | undefined,
 		recomputing?: PendingChange,
-	): RatingsView => {
-		const standings = replay
-			.standings(day)
-			.map((row) => ({ ...row, name: log.resolve(row.player)?.name ?? row.player }));
+	): Generator<void, RatingsView> {
+		const seq = log.seq(); // the log may move on between the steps; the view is of this seq
+		const rows = yield* replay.standingsInSteps(day);
+		const standings: RatingsView['standings'][number][] = [];
+		for (const row of rows) {
+			standings.push({ ...row, name: log.resolve(row.player)?.name ?? row.player });
+			if (standings.length % NAMED_ROWS_PER_STEP === 0) yield;
+		}
 		let snapshot: ReplaySnapshot<unknown> | undefined;
 		return {
 			system,
-			seq: log.seq(),
+			seq,
 			day,
 			standings,
 			replay,
@@ -368,7 +375,7 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 			},
 			...(recomputing !== undefined && { recomputing }),
 		};
-	};
+	}
 
 	/**
 	 * The leagues of `ids`, opened one after another: opening a league not in memory rolls its log forward, and
@@ -453,19 +460,19 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 					if (cached !== undefined && cached.seq === s.log.seq()) return cached;
 					const replay = await s.ratings.bring(s.log, system);
 					// A fork: the kept replay moves on with the next race, this view stays at its seq.
-					const view = viewOf(system.id, s.log, replay.fork(), day);
+					const view = await runInSlices(viewOf(system.id, s.log, replay.fork(), day));
 					// Views of an older seq are stale whatever their system or day: drop them all.
 					for (const [k, v] of s.views) if (v.seq !== view.seq) s.views.delete(k);
 					s.views.set(key, view);
 					if (s.views.size > MAX_VIEWS) s.views.delete(s.views.keys().next().value!); // the oldest
 					return view;
 				},
-				(before) => {
+				async (before) => {
 					const cached = before.views.get(key);
 					if (cached !== undefined) return { value: cached };
 					const replay = before.replays.get(system.id);
 					if (replay === undefined) return undefined;
-					const view = viewOf(system.id, logBefore(before), replay, day, before.change);
+					const view = await runInSlices(viewOf(system.id, logBefore(before), replay, day, before.change));
 					before.views.set(key, view);
 					return { value: view };
 				},

@@ -37,7 +37,7 @@ interface RawRaceChunk {
 }
 
 /** Chunks read between two yields to the event loop (each chunk parses in a few milliseconds). */
-const CHUNKS_PER_READ = 2;
+const CHUNKS_PER_READ = 1;
 
 export function createLeagueStateStore(states: KeyValueNamespace, racesPerChunk = 500): LeagueStateStore {
 	/** Per league, the chunks this process wrote last: their keys and the race records they hold (by reference). */

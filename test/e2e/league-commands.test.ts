@@ -689,9 +689,14 @@ describe('/race restore (after the tests above)', () => {
 			[sub('restore', [text('race', 'R1'), text('reason', 'counted after all'), text('league', 'Sunday Cup')])],
 			ORGANIZER,
 		);
-		// R1 is rated before R3 again (races are rated in date order): the reply names it.
+		// R1 is rated before R3 again (races are rated in date order): the reply names it, with R1's date (the day it
+		// was submitted on, by the clock).
+		const dated = (await bot.repo.loadState(leagueId)).race('R1')!.date!;
+		expect(dated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 		expect(visible(reply)).toMatch(
-			/^Restored: it counts again\. Dated 2026-11-27, before R3 already rated: its ratings were recomputed\./,
+			new RegExp(
+				`^Restored: it counts again\\. Dated ${dated}, before R3 already rated: its ratings were recomputed\\.`,
+			),
 		);
 		expect(visible(reply)).toContain('- restored by <@');
 		expect(flagsOf(reply) & EPHEMERAL).toBe(0);

@@ -492,3 +492,43 @@ describe('race log: the rated races every replay reads', () => {
 		expect(edited[1]).toBe(first[1]);
 	});
 });
+
+describe('race log: copies', () => {
+	const dated = (date: string, ...names: string[]): RaceInput => ({ ...race(...names), date });
+	const history = () =>
+		build(
+			{ type: 'race-submitted', race: dated('2024-05-03', 'Ann', 'Bob') },
+			{ type: 'race-submitted', race: dated('2024-05-01', 'Bob', 'Cy') },
+			{ type: 'race-submitted', race: { ...race('Cy', 'Ann'), date: undefined } },
+			{ type: 'race-voided', race: 'R1', reason: 'wrong track' },
+			{ type: 'race-restored', race: 'R1', reason: 'right after all' },
+		).log;
+
+	it('a copy is the log its snapshot folds into: the same races in the same rating order, the same answers', () => {
+		const log = history();
+		for (const copy of [log.copy(), log.copyLater()()]) {
+			const folded = createLeagueLog(log.snapshot());
+			expect(copy.snapshot()).toStrictEqual(folded.snapshot());
+			expect(copy.ratedRaces()).toStrictEqual(folded.ratedRaces());
+			expect(copy.ratedRaces().map((r) => r.race.id)).toEqual(['R2', 'R1', 'R3']);
+			expect(copy.touchedSince(-1)).toBe(folded.touchedSince(-1));
+			expect(copy.resolve('cy')?.id).toBe(folded.resolve('cy')?.id);
+		}
+	});
+
+	it('a copy moves on by itself: neither the log nor the copy sees the other’s later events', () => {
+		const log = history();
+		const later = log.copyLater(); // taken now, built after the log has moved on
+		const copy = log.copy();
+		next(copy, { type: 'race-voided', race: 'R2', reason: 'what if' });
+		next(log, { type: 'race-submitted', race: dated('2024-04-01', 'Dee', 'Ann') });
+		expect(log.race('R2')!.status).toBe('confirmed');
+		expect(copy.race('R4')).toBeUndefined();
+		expect(copy.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R3']);
+		expect(log.ratedRaces().map((r) => r.race.id)).toEqual(['R4', 'R2', 'R1', 'R3']);
+		const before = later();
+		expect(before.seq()).toBe(5);
+		expect(before.ratedRaces().map((r) => r.race.id)).toEqual(['R2', 'R1', 'R3']);
+		expect(before.resolve('Dee')).toBeUndefined();
+	});
+});

@@ -202,4 +202,30 @@ describe.each(Object.values(systems) as AnyRatingSystem[])('replay of the ZakStu
 			for (const day of days) expect(live.standings(day)).toEqual(fresh.standings(day));
 		}
 	});
+
+	it('standings in steps pause between rows, give the same rows bit for bit, and refuse a replay moved meanwhile', () => {
+		const whole = createReplay(system, systemParams);
+		const stepped = createReplay(system, systemParams);
+		for (const r of dated) {
+			whole.apply(r);
+			stepped.apply(r);
+		}
+		const day = dateOf(Date.parse(dated.at(-1)!.date!) / 86400000 + 100);
+		const steps = stepped.standingsInSteps(day);
+		let pauses = 0;
+		let next = steps.next();
+		for (; next.done !== true; next = steps.next()) pauses++;
+		// Every row computed anew (249 players; none under stk, which rates no race here): a pause every 50 rows.
+		const rows = whole.standings(day).length;
+		expect(pauses).toBe(Math.floor(rows / 50));
+		expect(next.value).toStrictEqual(whole.standings(day));
+
+		const moved = createReplay(system, systemParams);
+		for (const r of dated.slice(0, -1)) moved.apply(r);
+		const interrupted = moved.standingsInSteps(day);
+		const paused = interrupted.next().done !== true;
+		expect(paused).toBe(rows >= 50);
+		moved.apply(dated.at(-1)!);
+		if (paused) expect(() => interrupted.next()).toThrow(ReplayError);
+	});
 });

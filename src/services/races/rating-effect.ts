@@ -1,6 +1,6 @@
 import { createSlicer, yieldToEventLoop } from '../../event-loop.js';
 import type { LeagueEvent } from '../../league/league-events.js';
-import { createLeagueLog, type LeagueLog } from '../../league/race-log.js';
+import type { LeagueLog } from '../../league/race-log.js';
 import { replayOptionsOf } from '../../league/replay-options.js';
 import { createReplay, type Standing } from '../../league/replay.js';
 import { getSystem } from '../../ratings/index.js';
@@ -67,7 +67,7 @@ export async function ratingEffect(
 	options: EffectOptions,
 ): Promise<RatingEffect> {
 	// The copy is taken before anything else can move the live log; the work on it then starts a turn of its own.
-	const changed = createLeagueLog(state.snapshot());
+	const changed = state.copy();
 	const namesBefore = new Map(changed.players().map((p) => [p.id, p.name]));
 	const earlierSeason = options.race === undefined ? undefined : seasonBefore(changed, options.race);
 	await yieldToEventLoop();

@@ -7,7 +7,7 @@ import {
 } from '../../league/championship.js';
 import type { LeagueEvent } from '../../league/league-events.js';
 import { penaltyKey, teamAt, type PenaltyRecord } from '../../league/penalties.js';
-import { createLeagueLog, type LeagueLog, type PlayerInfo, type RaceRecord } from '../../league/race-log.js';
+import type { LeagueLog, PlayerInfo, RaceRecord } from '../../league/race-log.js';
 import { findSeason, racesOfSeason, seasonsOf, type Season } from '../../league/seasons.js';
 import { F1_POINTS, pointsTableText } from '../../formats/points-table.js';
 import { escapeForDiscord } from '../../formats/discord-escape.js';
@@ -339,7 +339,7 @@ export function createStandingsService(
 			}
 			const record = state.race(event.race)!;
 			// The race as it would become: the event applied to a copy of the log (nothing stored).
-			const copy = createLeagueLog(state.snapshot());
+			const copy = state.copy();
 			copy.apply({ ...event, seq: copy.seq() + 1 });
 			const lines = (entries: readonly RaceEntry[]): PenaltyLine[] =>
 				entries.map((e) => ({
