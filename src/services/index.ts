@@ -23,10 +23,11 @@ import { createInboxService, type InboxService } from './inbox/inbox-service.js'
 import { createStandingsService, type StandingsService } from './seasons/standings-service.js';
 import { createMemoryStore } from '../storage/memory-store.js';
 import type { Logger } from '../logger.js';
-import { createRoleSyncService, watchAppends, type RoleSyncService } from './roles/role-sync-service.js';
+import { createRoleSyncService, type RoleSyncService } from './roles/role-sync-service.js';
 import { createRankRolesService, type RankRolesService } from './roles/rank-roles-service.js';
 import { createSeasonService, type SeasonService } from './seasons/season-service.js';
-import { witnessWrites } from './write-witness.js';
+import { countWrite } from './write-witness.js';
+import { observeWrites } from './observed-writes.js';
 
 /** Every service over one repository: what the router hands each command in its context. */
 export interface Services {
@@ -103,7 +104,12 @@ export function createServices(unwatched: LeagueRepository, options: ServicesOpt
 	});
 	// Writes are also counted per interaction (write-witness.ts): a fallback for an answer Discord refused says
 	// whether anything was stored.
-	const repo = witnessWrites(watchAppends(unwatched, (leagueId) => roleSync.leagueChanged(leagueId)));
+	const repo = observeWrites(unwatched, [
+		countWrite,
+		(write) => {
+			if (write.kind === 'event-appended') roleSync.leagueChanged(write.leagueId);
+		},
+	]);
 	const leagues = createLeagueService(repo, { clock });
 	const daily = createDailyStandingsService(repo);
 	// One rated history per (league, system) for /rating and /race show.

@@ -2,7 +2,7 @@
  * Whether a command stored anything, known without the command saying so. When Discord refuses or fails a command's
  * answer, the router sends a short fallback that must tell the truth: "stored all the same" after a Confirm that
  * stored a race, "nothing was changed" after a read. Every write of every service goes through the repository that
- * `witnessWrites` wraps (src/services/index.ts), and the router runs each interaction under `countingWrites`, so the
+ * createServices wraps (observed-writes.ts, src/services/index.ts), and the router runs each interaction under `countingWrites`, so the
  * count is right for every command, including ones written after this.
  *
  * AsyncLocalStorage carries the count through the command's awaits to the repository calls it makes; a write made
@@ -10,6 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LeagueRepository } from '../storage/ports.js';
+import { observeWrites } from './observed-writes.js';
 
 const current = new AsyncLocalStorage<{ stored: number }>();
 
@@ -23,27 +24,14 @@ export function storedSoFar(): boolean {
 	return (current.getStore()?.stored ?? 0) > 0;
 }
 
-function noteStored(): void {
+/**
+ * Counts a completed write (observed-writes.ts: a league created, an event appended, once it resolved; an append
+ * resolves only once its event is stored, ports.ts) in the interaction it was made under.
+ */
+export function countWrite(): void {
 	const count = current.getStore();
 	if (count !== undefined) count.stored++;
 }
 
-/**
- * The repository with its writes counted: a league created, an event appended. Counted once the write resolved (an
- * append resolves only once its event is stored, ports.ts); a refused or failed write counts nothing.
- */
-export function witnessWrites(repo: LeagueRepository): LeagueRepository {
-	return {
-		...repo,
-		createLeague: async (...args) => {
-			const league = await repo.createLeague(...args);
-			noteStored();
-			return league;
-		},
-		appendEvent: async (...args) => {
-			const result = await repo.appendEvent(...args);
-			noteStored();
-			return result;
-		},
-	};
-}
+/** The repository with its writes counted (what createServices does, with the other listeners). */
+export const witnessWrites = (repo: LeagueRepository): LeagueRepository => observeWrites(repo, [countWrite]);

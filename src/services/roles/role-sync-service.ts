@@ -303,23 +303,3 @@ export function createRoleSyncService(repo: LeagueRepository, options: RoleSyncO
 		},
 	};
 }
-
-/**
- * The repository with a listener on every successful append: every write of every service (commands, buttons, the
- * results inbox, the daily job) goes through it. The listener runs after the append resolved and its failures are
- * its own: it never delays or fails the write.
- */
-export function watchAppends(repo: LeagueRepository, listener: (leagueId: string) => void): LeagueRepository {
-	return {
-		...repo,
-		appendEvent: async (...args) => {
-			const result = await repo.appendEvent(...args);
-			try {
-				listener(args[0]);
-			} catch {
-				// A listener's own failure is not the write's.
-			}
-			return result;
-		},
-	};
-}
