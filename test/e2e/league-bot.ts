@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { buttons, commands } from '../../commands/index.js';
 import { createChartRenderer } from '../../src/charts/create-chart-renderer.js';
 import { startBot } from '../../src/discord/client.js';
+import { EMBED_LIMITS } from '../../src/formats/embed.js';
 import { createLogger } from '../../src/logger.js';
 import { createServices } from '../../src/services/index.js';
 import { createLeagueRepository, type LeagueRepositoryOptions } from '../../src/storage/league-repository.js';
@@ -92,6 +93,23 @@ export function flagsOf(event: ReplyEvent): number {
 
 export function mentionsOf(event: ReplyEvent): unknown {
 	return dataOf(event)['allowed_mentions'];
+}
+
+/**
+ * A reply within Discord's limits, pinging nobody: content of 2,000 characters at most, and each embed's description,
+ * field values and whole within theirs.
+ */
+export function expectWithinDiscordLimits(event: ReplyEvent): void {
+	expect(content(event).length).toBeLessThanOrEqual(2000);
+	expect(mentionsOf(event)).toEqual({ parse: [] });
+	for (const embed of embedsOf(event)) {
+		const description = embed['description'];
+		expect(typeof description === 'string' ? description.length : 0).toBeLessThanOrEqual(EMBED_LIMITS.description);
+		for (const field of (embed['fields'] ?? []) as { value: string }[]) {
+			expect(field.value.length).toBeLessThanOrEqual(1024);
+		}
+		expect(JSON.stringify(embed).length).toBeLessThan(EMBED_LIMITS.total);
+	}
 }
 
 export interface LeagueBot {

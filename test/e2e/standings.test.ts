@@ -4,14 +4,13 @@
  * only, with Confirm / Cancel, and Confirm stores it and announces it; a member's /race penalty is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { EMBED_LIMITS } from '../../src/formats/embed.js';
 import {
 	content,
 	EPHEMERAL,
 	embedsOf,
 	flagsOf,
 	MEMBER,
-	mentionsOf,
+	expectWithinDiscordLimits,
 	ORGANIZER,
 	sub,
 	text,
@@ -19,22 +18,10 @@ import {
 	visible,
 	type LeagueBot,
 } from './league-bot.js';
-import type { ReplyEvent } from './fake-discord.js';
 
 const bot: LeagueBot = useLeagueBot();
 const NUMBER = 10;
 const seconds = (value: number) => ({ name: 'seconds', type: NUMBER, value });
-
-/** Every answer within Discord's limits, pinging nobody. */
-function withinLimits(event: ReplyEvent): void {
-	expect(content(event).length).toBeLessThanOrEqual(2000);
-	expect(mentionsOf(event)).toEqual({ parse: [] });
-	for (const embed of embedsOf(event)) {
-		const description = embed['description'];
-		expect(typeof description === 'string' ? description.length : 0).toBeLessThanOrEqual(EMBED_LIMITS.description);
-		expect(JSON.stringify(embed).length).toBeLessThan(EMBED_LIMITS.total);
-	}
-}
 
 describe('/standings and /race penalty end to end', () => {
 	it('shows the table, previews a time penalty to its organizer, stores it on Confirm', async () => {
@@ -51,7 +38,7 @@ describe('/standings and /race penalty end to end', () => {
 		const table = await bot.run('standings', [], MEMBER);
 		expect(performance.now() - started).toBeLessThan(3000);
 		expect(flagsOf(table) & EPHEMERAL).toBe(0);
-		withinLimits(table);
+		expectWithinDiscordLimits(table);
 		const [embed] = embedsOf(table);
 		expect(embed).toMatchObject({ title: 'Championship · 2026', author: { name: 'Cup' } });
 		// F1 points. Ann 25 + 15 = 40, Bob 18 + 25 = 43, Cid 15 + 18 = 33.
@@ -86,7 +73,7 @@ describe('/standings and /race penalty end to end', () => {
 		expect(defer).toMatchObject({ kind: 'callback', type: 5 });
 		expect(flagsOf(defer) & EPHEMERAL).toBe(EPHEMERAL);
 		const preview = await handle.next();
-		withinLimits(preview);
+		expectWithinDiscordLimits(preview);
 		expect(visible(preview)).toContain('Penalty preview: R1');
 		expect(visible(preview)).toContain('Ann: P1 → P3');
 		const rows = ('data' in preview ? preview.data?.['components'] : []) as { components: { custom_id: string }[] }[];
@@ -98,12 +85,12 @@ describe('/standings and /race penalty end to end', () => {
 		const ack = await click.next();
 		expect(ack).toMatchObject({ kind: 'callback', type: 6 });
 		const stored = await click.next();
-		withinLimits(stored);
+		expectWithinDiscordLimits(stored);
 		expect(content(stored)).toBe(
 			'Penalty **P1**: **Ann** +5 s in R1 (“track limits”). Given. Ratings were replayed from R1 on.',
 		);
 		const announced = await click.next();
-		withinLimits(announced);
+		expectWithinDiscordLimits(announced);
 		expect(flagsOf(announced) & EPHEMERAL).toBe(0);
 		expect(content(announced)).toBe(
 			'Penalty **P1**: **Ann** +5 s in R1 (“track limits”). Ratings were replayed from R1 on.',
