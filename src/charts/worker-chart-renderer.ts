@@ -6,6 +6,7 @@
  * request: an idle worker holds 45–60 MB of the bot's RSS (its own V8 heap, Chart.js, cairo's surfaces), a cost the
  * next chart pays back in one start of the worker.
  */
+import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../start-worker.js';
 import type { ChartRequest, ChartSize, DrawnChart } from './draw-chart.js';
@@ -44,7 +45,30 @@ export const IDLE_MS = 30_000;
  */
 let canvasLoaded = false;
 let loadingCanvas: Promise<void> | undefined;
-const loadCanvas = () => (loadingCanvas ??= import('canvas').then(() => void (canvasLoaded = true)));
+/**
+ * In three turns of the event loop, not one: its native library (cairo, pango and the rest, about 20 ms to load
+ * here), then canvas's JavaScript (10 to 20 ms), then the worker's start. In one turn they blocked the loop for
+ * 50 to 60 ms inside the first chart's command (bench/real-bot.ts).
+ */
+const loadCanvas = () =>
+	(loadingCanvas ??= nextTurn()
+		.then(() => loadCanvasLibrary())
+		.then(nextTurn)
+		.then(() => import('canvas'))
+		.then(nextTurn)
+		.then(() => void (canvasLoaded = true)));
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** canvas's addon, loaded as `import('canvas')` then finds it (a library already loaded is not loaded again). */
+function loadCanvasLibrary(): void {
+	const require = createRequire(import.meta.url);
+	let addon: string;
+	try {
+		addon = require.resolve('canvas/build/Release/canvas.node');
+	} catch {
+		return; // laid out otherwise: import('canvas') loads it
+	}
+	process.dlopen({ exports: {} }, addon);
+}
 
 export class WorkerChartRenderer {
 	#worker: Worker | undefined;

@@ -1,6 +1,7 @@
 import type { RetirementReading } from '../ratings/race.js';
 import { rankRace } from '../ratings/race.js';
 import type { Race } from '../ratings/types.js';
+import { racersOf } from './packed-entries.js';
 
 /**
  * Two players' record against each other: in every race both were rated in, who was classified ahead. "Ahead" is the
@@ -34,7 +35,8 @@ export function headToHead(
 	let last: HeadToHead['last'];
 	for (const race of races) {
 		// Most races have neither: look at the entries before ranking the race.
-		if (!race.entries.some((e) => e.player === player) || !race.entries.some((e) => e.player === opponent)) continue;
+		const racers = racersOf(race);
+		if (!racers.includes(player) || !racers.includes(opponent)) continue;
 		const ranked = rankRace(race, retirements);
 		const mine = ranked.find((e) => e.player === player)?.rank;
 		const theirs = ranked.find((e) => e.player === opponent)?.rank;

@@ -11,6 +11,7 @@ import {
 } from './race-log-checks.js';
 import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
 import { toEnd } from './steps.js';
+import { packEntries, racersOf } from './packed-entries.js';
 import { plural } from '../formats/plural.js';
 import { planSeasonEnd, planSeasonStart, type SeasonRecord } from './season-fold.js';
 import type { PenaltyRecord, TeamChange } from './penalties.js';
@@ -194,6 +195,7 @@ export interface LeagueLog {
 export interface RatedRace {
 	readonly seq: number;
 	readonly position: RatingPosition;
+	/** The race's record itself, read as the Race it is (its entries packed: packed-entries.ts). */
 	readonly race: Race;
 }
 
@@ -207,7 +209,8 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 	let seq = from?.seq ?? -1;
 	let config = from?.config;
 	const players = new Map<string, PlayerInfo>((from?.players ?? []).map((p) => [p.id, p]));
-	const races: RaceRecord[] = [...(from?.races ?? [])];
+	// Entries kept by column (packed-entries.ts): the records of a snapshot read from the store already are.
+	const races: RaceRecord[] = (from?.races ?? []).map(packEntries);
 	const raceIndex = new Map(races.map((race, i) => [race.id, i]));
 	// A snapshot from before date order holds seqs in `from`: each of its events is read as changing everything.
 	const retro: Retro[] = (from?.retro ?? []).map((r) =>
@@ -309,7 +312,8 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 		const made: RatedRace = {
 			seq: r.seq,
 			position,
-			race: { id: r.id, date: r.date, mode: r.mode, entries: r.entries },
+			// The record itself: it is a Race, and its entries are read from its columns (packed-entries.ts).
+			race: r,
 		};
 		ratedOf.set(r, made);
 		return made;
@@ -380,7 +384,7 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 				given.forEach(setPlayer);
 				for (const record of records) {
 					raceIndex.set(record.id, races.length);
-					races.push(record);
+					races.push(packEntries(record));
 				}
 				reorder(); // the league had no race: nothing rated moves
 			},
@@ -458,7 +462,7 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 						claimed.forEach(({ player, simId }) => giveSimId(player, simId));
 						raceIndex.set(id, races.length);
 						const k = firstInOrderAfter(position);
-						races.push(record);
+						races.push(packEntries(record));
 						positions.push(position);
 						if (k === order.length) order.push(races.length - 1);
 						else order.splice(k, 0, races.length - 1);
@@ -516,7 +520,7 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 					retroFrom,
 					commit: () => {
 						created.forEach(setPlayer);
-						races[i] = next;
+						races[i] = packEntries(next);
 						if (moved !== undefined) reorder();
 						retro.push({ seq: at, from: retroFrom });
 						notePreviews(next);
@@ -538,7 +542,7 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 					newPlayers: [],
 					retroFrom,
 					commit: () => {
-						races[i] = { ...race, status: 'confirmed', edits: [...race.edits, edit] };
+						races[i] = packEntries({ ...race, status: 'confirmed', edits: [...race.edits, edit] });
 						retro.push({ seq: at, from: retroFrom });
 					},
 				};
@@ -604,11 +608,11 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 							if (!has(r, gone.id)) return;
 							const moved = (list: readonly RaceEntry[]) =>
 								list.map((e) => (e.player === gone.id ? { ...e, player: into.id } : e));
-							races[i] = {
+							races[i] = packEntries({
 								...r,
 								entries: moved(r.entries),
 								...(r.classified !== undefined && { classified: moved(r.classified) }),
-							};
+							});
 						});
 						penalties.forEach((p, k) => {
 							if (p.player === gone.id) penalties[k] = { ...p, player: into.id };
@@ -656,7 +660,7 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 					commit: () => {
 						penalties[planned.index] = planned.record;
 						notePenalty(planned.record);
-						if (changed !== undefined) races[changed.i] = changed.next;
+						if (changed !== undefined) races[changed.i] = packEntries(changed.next);
 						if (retroFrom !== undefined) retro.push({ seq: at, from: retroFrom });
 					},
 				};
@@ -945,7 +949,7 @@ function validSimId(simId: unknown): string {
 	return simId;
 }
 
-const has = (race: RaceRecord, player: string) => race.entries.some((e) => e.player === player);
+const has = (race: RaceRecord, player: string) => racersOf(race).includes(player);
 
 const unique = (names: readonly string[]) => {
 	const seen = new Set<string>();

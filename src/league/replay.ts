@@ -205,6 +205,23 @@ export class ReplayError extends Error {
 	override readonly name = 'ReplayError';
 }
 
+/*
+ * Standings rows and rated fields are built as object literals, not spreads: thousands of objects spread at one
+ * site (V8's object cloning gone megamorphic) each got a hidden class of their own, about 300 bytes apiece, which at
+ * 15,000 races was some 13,000 classes kept by the standings and the explanation cache (heap snapshot of
+ * bench/real-bot.ts). The keys and their order are those the spreads gave.
+ */
+const withRaces = (s: RatingSummary, races: number): RatingSummary => ({
+	rating: s.rating,
+	uncertainty: s.uncertainty,
+	races,
+	provisional: s.provisional,
+});
+
+function fieldEntry<S>({ player, rank, time, status, car }: RankedEntry, state: S): FieldEntry<S> {
+	return car === undefined ? { player, rank, time, status, state } : { player, rank, time, status, car, state };
+}
+
 export function createReplay<S, P>(
 	system: RatingSystem<S, P>,
 	params: P,
@@ -329,7 +346,7 @@ function replayFrom<S, P>(
 		const moved = begins === 'soft' ? movedTowardMean(options.seasons?.share ?? 0) : undefined;
 		const rated = rankRace(race, options.retirements).map((entry) => {
 			const { state, newcomer } = stateInRace(entry, race, reset, moved);
-			return { field: { ...entry, state } satisfies FieldEntry<S>, newcomer };
+			return { field: fieldEntry(entry, state), newcomer };
 		});
 		const ordered = inCanonicalTieOrder(rated, (r) => r.field);
 		const field = ordered.map((r) => r.field);
@@ -418,16 +435,13 @@ function replayFrom<S, P>(
 
 	const standingOf = (player: string, record: PlayerRecord<S>, day: string | undefined): Standing => {
 		const days = idleDays(record, day);
-		const atLastRace = { ...system.summary(record.state, params), races: record.races };
-		const now = days > 0 ? { ...system.summary(grown(record, day), params), races: record.races } : atLastRace;
-		return {
-			...now,
-			player,
-			lastDate: record.lastDate,
-			idleDays: days,
-			atLastRace,
-			...(record.car !== undefined && { car: record.car }),
-		};
+		const atLastRace = withRaces(system.summary(record.state, params), record.races);
+		const now = days > 0 ? withRaces(system.summary(grown(record, day), params), record.races) : atLastRace;
+		const { rating, uncertainty, races, provisional } = now;
+		const { lastDate, car } = record;
+		return car === undefined
+			? { rating, uncertainty, races, provisional, player, lastDate, idleDays: days, atLastRace }
+			: { rating, uncertainty, races, provisional, player, lastDate, idleDays: days, atLastRace, car };
 	};
 	/** The standings rows of the last few days asked, by day ('' for not grown), least recently used first. */
 	const standingsCache = new Map<

@@ -2,6 +2,7 @@ import { yieldToEventLoop } from '../event-loop.js';
 import type { LeagueLogSnapshot, RaceRecord } from '../league/race-log.js';
 import type { KeyValueNamespace } from './ports.js';
 import { RecordError, stateToDomain, versioned } from './records.js';
+import { packEntries } from '../league/packed-entries.js';
 
 /**
  * The league-state snapshot (a cache of the log's fold, see league-repository.ts) stored in chunks. As
@@ -52,7 +53,10 @@ export function createLeagueStateStore(states: KeyValueNamespace, racesPerChunk 
 				if (raw === undefined) return undefined; // replaced by another process meanwhile: roll the log from 0
 				const chunk = versioned(raw, `league state chunk ${keys[k]!}`) as unknown as RawRaceChunk;
 				if (!Array.isArray(chunk.races)) throw new RecordError(`league state chunk ${keys[k]!} holds no races`);
-				for (const race of chunk.races as readonly RaceRecord[]) races.push(race);
+				// Packed as they are read (packed-entries.ts), in a turn of their own after the parse: the log keeps
+				// these very records.
+				await yieldToEventLoop();
+				for (const race of chunk.races as readonly RaceRecord[]) races.push(packEntries(race));
 			}
 			await yieldToEventLoop();
 		}

@@ -340,7 +340,10 @@ describe('race log: a league-imported event', () => {
 			['R2', 'Spa', 1, undefined, 'confirmed'],
 		]);
 		expect(log.players()).toEqual(oneByOne.log.players());
-		expect(log.ratedRaces().map((r) => r.race)).toEqual(oneByOne.log.ratedRaces().map((r) => r.race));
+		// What is rated of each race (the rated race is its record, whose seq differs: one event against two).
+		const rated = (l: LeagueLog) =>
+			l.ratedRaces().map(({ race: { id, date, mode, entries } }) => ({ id, date, mode, entries }));
+		expect(rated(log)).toEqual(rated(oneByOne.log));
 		expect(log.ratedRacesSince(0)).toHaveLength(2);
 		expect(log.ratedRacesSince(1)).toHaveLength(0);
 	});

@@ -180,10 +180,7 @@ export function createChangeCache(repo: LeagueRepository, options: ChangeCacheOp
 		const config = state.config();
 		const impl = getSystem(system);
 		const params: unknown = impl.params(config?.params[system]);
-		const raceOf = (id: string): Race => {
-			const r = state.race(id)!;
-			return { id: r.id, date: r.date, mode: r.mode, entries: r.entries };
-		};
+		const raceOf = (id: string): Race => state.race(id)!;
 		return {
 			seq: stored?.seq ?? -1,
 			system: impl,

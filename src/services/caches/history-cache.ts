@@ -3,6 +3,7 @@ import { createSlicer } from '../../event-loop.js';
 import type { HistoryStep } from '../../league/player-history.js';
 import type { LeagueLog, RatedRace } from '../../league/race-log.js';
 import { createReplay, type Replay } from '../../league/replay.js';
+import { racersOf } from '../../league/packed-entries.js';
 import { getSystem } from '../../ratings/index.js';
 import type { AnyRatingSystem, RatingSummary } from '../../ratings/types.js';
 import type { LeagueInfo, LeagueRepository } from '../../storage/ports.js';
@@ -18,8 +19,8 @@ import { LONG_REPLAY, unlessLong } from './cache-wait.js';
  * Only the most recently used histories are kept. Calls for one key run one at a time, so a replay in progress is
  * never applied twice.
  *
- * Packed: a step is a row of numbers in its player's Float64Array (race number, ordinal, flags, the summary before the
- * race, the state after it), not four objects. At 15,000 races of 20 racers the objects were 300,000 steps, 600,000
+ * Packed: a step is a row of numbers in its player's Float64Array (race number and ordinal in one, races before and
+ * flags in one, the rating and uncertainty before the race, the state after it), not four objects. At 15,000 races of 20 racers the objects were 300,000 steps, 600,000
  * summaries and 300,000 states, about 90 MB of V8 heap per (league, system) and most of the real bot's garbage
  * collection pauses (bench/real-bot.ts); packed, 72 bytes a step outside the heap. What is not packed is derived when
  * a step is read: the summary after the race is `system.summary` of the state after it (exactly what the replay
@@ -29,8 +30,14 @@ import { LONG_REPLAY, unlessLong } from './cache-wait.js';
 /** (league, system) histories kept in memory. */
 const KEPT = 2;
 
-/** Numbers of a step before its state's: race number (R<n>), ordinal, flags, rating, uncertainty and races before. */
-const HEAD = 6;
+/**
+ * Numbers of a step before its state's: race number (R<n>) × ORDINALS + ordinal, races before × FLAGS + flags, then
+ * rating and uncertainty before. Integers share a number (exactly: both parts stay far below 2^53) as six numbers a
+ * step were 16 bytes more than four, 5 MB at 300,000 steps.
+ */
+const HEAD = 4;
+const ORDINALS = 2 ** 26;
+const FLAGS = 16;
 const NEWCOMER = 1;
 const PROVISIONAL_BEFORE = 2;
 const NO_UNCERTAINTY_BEFORE = 4;
@@ -113,16 +120,17 @@ function pushStep(
 	const n = packed.numbers;
 	const state = row.state;
 	const packs = packable(state, stateKeys);
-	n[at] = row.race;
-	n[at + 1] = row.index;
-	n[at + 2] =
+	if (!(row.index < ORDINALS && row.race < ORDINALS))
+		throw new Error(`history cache: race ${row.race} is beyond its packing`);
+	const flags =
 		(row.newcomer ? NEWCOMER : 0) |
 		(row.before.provisional ? PROVISIONAL_BEFORE : 0) |
 		(row.before.uncertainty === undefined ? NO_UNCERTAINTY_BEFORE : 0) |
 		(packs ? 0 : ODD_STATE);
-	n[at + 3] = row.before.rating;
-	n[at + 4] = row.before.uncertainty ?? 0;
-	n[at + 5] = row.before.races;
+	n[at] = row.race * ORDINALS + row.index;
+	n[at + 1] = row.before.races * FLAGS + flags;
+	n[at + 2] = row.before.rating;
+	n[at + 3] = row.before.uncertainty ?? 0;
 	if (packs) for (let i = 0; i < stateKeys.length; i++) n[at + HEAD + i] = state[stateKeys[i]!]!;
 	else (packed.odd ??= new Map()).set(packed.steps, state);
 	packed.steps++;
@@ -136,18 +144,19 @@ function unpack(entry: Entry, log: LeagueLog, packed: PackedSteps | undefined): 
 	const steps: HistoryStep<unknown>[] = [];
 	for (let s = 0; s < packed.steps; s++) {
 		const at = s * width;
-		const flags = n[at + 2]!;
+		const flags = n[at + 1]! % FLAGS;
 		const state: unknown =
 			flags & ODD_STATE ? packed.odd!.get(s) : Object.fromEntries(stateKeys.map((key, i) => [key, n[at + HEAD + i]!]));
-		const race = `R${n[at]!}`;
+		const raceNumber = Math.floor(n[at]! / ORDINALS);
+		const race = `R${raceNumber}`;
 		steps.push({
 			race,
-			index: n[at + 1]!,
+			index: n[at]! - raceNumber * ORDINALS,
 			date: log.race(race)?.date,
 			before: {
-				rating: n[at + 3]!,
-				uncertainty: flags & NO_UNCERTAINTY_BEFORE ? undefined : n[at + 4]!,
-				races: n[at + 5]!,
+				rating: n[at + 2]!,
+				uncertainty: flags & NO_UNCERTAINTY_BEFORE ? undefined : n[at + 3]!,
+				races: Math.floor(n[at + 1]! / FLAGS),
 				provisional: (flags & PROVISIONAL_BEFORE) !== 0,
 			},
 			after: system.summary(state, params),
@@ -227,7 +236,7 @@ export function createHistoryCache(repo: LeagueRepository, options: HistoryCache
 		// Counted in slices too: 300,000 entries take a few dozen milliseconds.
 		const slicer = createSlicer();
 		for (const { race } of races) {
-			for (const e of race.entries) coming.set(e.player, (coming.get(e.player) ?? 0) + 1);
+			for (const player of racersOf(race)) coming.set(player, (coming.get(player) ?? 0) + 1);
 			if (slicer.due()) await slicer.pause();
 		}
 		// A player of the replaced history who races no more (merged into another) keeps no array.

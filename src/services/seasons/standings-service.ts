@@ -187,7 +187,7 @@ export async function championshipOf(
 	if (season === undefined) throw noSeason(state, league, seasonRef);
 	const records = undated?.races ?? racesOfSeason(state, season);
 	const seqOf = new Map(records.map((r) => [r.id, r.seq]));
-	const races: Race[] = records.map((r) => ({ id: r.id, date: r.date, mode: r.mode, entries: r.entries }));
+	const races: readonly Race[] = records;
 	const raceIds = new Set(seqOf.keys());
 	const penalties = state.penalties().filter((p) => p.withdrawn === undefined && raceIds.has(p.race));
 	const deductions: PointsDeduction[] = penalties
