@@ -303,19 +303,19 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 	 * position stand: every replay after a change reads the whole rated history (the ratings of each system, the
 	 * explanation and chart caches), and at 15,000 races building it anew made 30,000 objects per reader.
 	 */
-	const ratedOf = derived?.ratedOf ?? new WeakMap<RaceRecord, RatedRace>();
+	const ratedAt: (RatedRace | undefined)[] = derived === undefined ? [] : [...derived.rated];
 	const rated = (i: number): RatedRace => {
 		const r = races[i]!;
 		const position = positions[i]!;
-		const kept = ratedOf.get(r);
-		if (kept !== undefined && kept.position === position) return kept;
+		const kept = ratedAt[i];
+		if (kept !== undefined && kept.race === r && kept.position === position) return kept;
 		const made: RatedRace = {
 			seq: r.seq,
 			position,
 			// The record itself: it is a Race, and its entries are read from its columns (packed-entries.ts).
 			race: r,
 		};
-		ratedOf.set(r, made);
+		ratedAt[i] = made;
 		return made;
 	};
 	/** The confirmed races at positions after `after`, in rating order. */
@@ -850,7 +850,7 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 	});
 	const copyLater = (): (() => LeagueLog) => {
 		const from = snapshot();
-		const derivedNow: Derived = { positions: [...positions], order: [...order], ratedOf };
+		const derivedNow: Derived = { positions: [...positions], order: [...order], rated: [...ratedAt] };
 		return () => logFrom(from, derivedNow);
 	};
 
@@ -897,12 +897,13 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 /**
  * What a copy of a log reuses from it instead of computing again from its races: their rating positions and order
  * (a date parsed and a sort over every race: most of building a log of 15,000 races, which the reads answered from
- * before a change waited for), and the rated races already made (keyed by record, checked by position).
+ * before a change waited for), and the rated races already made (by race index, each checked against the record and
+ * position it was made for).
  */
 interface Derived {
 	readonly positions: readonly RatingPosition[];
 	readonly order: readonly number[];
-	readonly ratedOf: WeakMap<RaceRecord, RatedRace>;
+	readonly rated: readonly (RatedRace | undefined)[];
 }
 
 const storedText = (stored: StoredPreview): string => {
