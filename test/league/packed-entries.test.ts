@@ -26,7 +26,7 @@ const record = (entries: readonly RaceEntry[], extra: Partial<RaceRecord> = {}):
 const isPacked = (r: object) => typeof Object.getOwnPropertyDescriptor(r, 'entries')?.get === 'function';
 
 /** Everything a reader can see of a value: its JSON, and its keys in order at every level. */
-const seen = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) => v) + JSON.stringify(keysOf(value));
+const seen = (value: unknown): string => JSON.stringify(value) + JSON.stringify(keysOf(value));
 const keysOf = (value: unknown): unknown =>
 	Array.isArray(value)
 		? value.map(keysOf)
