@@ -2,15 +2,14 @@
  * Whether a command stored anything, known without the command saying so. When Discord refuses or fails a command's
  * answer, the router sends a short fallback that must tell the truth: "stored all the same" after a Confirm that
  * stored a race, "nothing was changed" after a read. Every write of every service goes through the repository that
- * createServices wraps (observed-writes.ts, src/services/index.ts), and the router runs each interaction under `countingWrites`, so the
- * count is right for every command, including ones written after this.
+ * createServices wraps (observed-writes.ts, src/services/index.ts) with `countWrite` among its listeners, and the
+ * router runs each interaction under `countingWrites`, so the count is right for every command, including ones
+ * written after this.
  *
  * AsyncLocalStorage carries the count through the command's awaits to the repository calls it makes; a write made
  * outside any interaction (the results inbox, the daily job) counts nowhere.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LeagueRepository } from '../storage/ports.js';
-import { observeWrites } from './observed-writes.js';
 
 const current = new AsyncLocalStorage<{ stored: number }>();
 
@@ -32,6 +31,3 @@ export function countWrite(): void {
 	const count = current.getStore();
 	if (count !== undefined) count.stored++;
 }
-
-/** The repository with its writes counted (what createServices does, with the other listeners). */
-export const witnessWrites = (repo: LeagueRepository): LeagueRepository => observeWrites(repo, [countWrite]);

@@ -75,9 +75,6 @@ interface Session {
  * once, saying which change is not in their answer yet (RatingsView.recomputing), instead of queueing behind it.
  * Writes still run one at a time, at the head.
  */
-/** An answer from the state before a change, or none (the read then waits for the change). */
-type Answer<T> = { readonly value: T } | undefined;
-
 interface Before {
 	readonly change: PendingChange;
 	/** The log before the change (its records are shared with the live log, never copied), built when first read. */
@@ -98,6 +95,9 @@ const replaysHistory = (planned: ApplyResult, event: LoggedEvent) =>
 
 /** Ratings views kept per league (systems × days asked at one seq). */
 const MAX_VIEWS = 16;
+
+/** An answer from the state before a change, or none (the read then waits for the change). */
+type Answer<T> = { readonly value: T } | undefined;
 
 /** A view's rows given their names between two pauses (a row: a copy with one more field). */
 const NAMED_ROWS_PER_STEP = 200;

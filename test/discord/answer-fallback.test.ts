@@ -6,7 +6,8 @@ import { DiscordAPIError, HTTPError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { answerFailureOf } from '../../src/discord/errors.js';
 import { fallbackText } from '../../src/discord/reply.js';
-import { countingWrites, storedSoFar, witnessWrites } from '../../src/services/write-witness.js';
+import { countingWrites, countWrite, storedSoFar } from '../../src/services/write-witness.js';
+import { observeWrites } from '../../src/services/observed-writes.js';
 import { createLeagueRepository } from '../../src/storage/league-repository.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 
@@ -80,7 +81,8 @@ describe('the write witness', () => {
 	const config = { guildId: '223456789012345678', name: 'Cup', headline: 'glicko', params: {}, timezone: 'UTC' };
 
 	it('counts the writes that completed under countingWrites, and only those', async () => {
-		const repo = witnessWrites(createLeagueRepository(createMemoryStore()));
+		// Wrapped as createServices wraps it, with the witness as a listener.
+		const repo = observeWrites(createLeagueRepository(createMemoryStore()), [countWrite]);
 		expect(await countingWrites(async () => (await repo.listLeagues(config.guildId), storedSoFar()))).toBe(false);
 		expect(await countingWrites(async () => (await repo.createLeague(config, 'u1'), storedSoFar()))).toBe(true);
 		// A refused write (the name is taken) stores nothing.

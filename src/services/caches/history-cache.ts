@@ -20,9 +20,10 @@ import { LONG_REPLAY, unlessLong } from './cache-wait.js';
  * never applied twice.
  *
  * Packed: a step is a row of numbers in its player's Float64Array (race number and ordinal in one, races before and
- * flags in one, the rating and uncertainty before the race, the state after it), not four objects. At 15,000 races of 20 racers the objects were 300,000 steps, 600,000
- * summaries and 300,000 states, about 90 MB of V8 heap per (league, system) and most of the real bot's garbage
- * collection pauses (bench/real-bot.ts); packed, 72 bytes a step outside the heap. What is not packed is derived when
+ * flags in one, the rating and uncertainty before the race, the state after it), not four objects. At 15,000 races of
+ * 20 racers the objects were 300,000 steps, 600,000 summaries and 300,000 states, about 90 MB of V8 heap per (league,
+ * system) and most of the real bot's garbage collection pauses (bench/real-bot.ts); packed, 8 bytes a number outside
+ * the heap (56 bytes a step for a state of three numbers). What is not packed is derived when
  * a step is read: the summary after the race is `system.summary` of the state after it (exactly what the replay
  * computed: replay.ts commit), the date is the race's in the log the history was replayed from.
  */
