@@ -17,6 +17,7 @@ import {
 	content,
 	dataOf,
 	EPHEMERAL,
+	expectWithinDiscordLimits,
 	flagsOf,
 	MEMBER,
 	mentionsOf,
@@ -44,8 +45,7 @@ async function propose(options = [text('league', 'Zak')]) {
 	expect(flagsOf(defer) & EPHEMERAL).toBe(EPHEMERAL);
 	const reply = await handle.next(60_000);
 	expect(reply.kind).toBe('edit');
-	expect(mentionsOf(reply)).toEqual({ parse: [] });
-	expect(content(reply).length).toBeLessThanOrEqual(2000);
+	expectWithinDiscordLimits(reply);
 	const ids = buttonIds(reply);
 	return {
 		reply,
