@@ -134,6 +134,18 @@ describe('the log keeps every race packed', () => {
 		expect(log.ratedRaces().every((r) => isPacked(r.race))).toBe(true);
 	});
 
+	it('an imported history is packed, as each of its races is planned', () => {
+		const log = createLeagueLog();
+		log.apply({ type: 'league-configured', config, by: 'u1', at: '2024-05-09T10:00:00.000Z', seq: 0 });
+		const races = [race('2024-05-01', 'Ann', 'Bob'), race('2024-05-08', 'Bob', 'Cy')];
+		log.apply({ type: 'league-imported', races, source: 'test', by: 'u1', at: '2024-05-09T10:00:00.000Z', seq: 1 });
+		expect(log.races().map(isPacked)).toEqual([true, true]);
+		expect(log.race('R2')!.entries.map((e) => [log.resolve(e.player)!.name, e.position, e.time])).toEqual([
+			['Bob', 1, 60],
+			['Cy', 2, 60 + 1 / 3],
+		]);
+	});
+
 	it('a snapshot written as JSON and read back folds into the same log, its races packed', () => {
 		const log = history();
 		const read = createLeagueLog(JSON.parse(JSON.stringify(log.snapshot())) as ReturnType<LeagueLog['snapshot']>);
