@@ -100,6 +100,16 @@ function loopBetween(
 	return { ...worst, heapMb, ...(atPeak !== undefined && { atPeak }) };
 }
 
+/** Until the bot's event-loop log has a line of an interval that ended after `epochMs` (at most a second). */
+async function loopLineAfter(file: string, epochMs: number): Promise<void> {
+	for (let waited = 0; waited < 1_000; waited += 50) {
+		const lines = existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n') : [];
+		const last = lines.at(-1);
+		if (last !== undefined && last !== '' && (JSON.parse(last) as { t: number }).t >= epochMs) return;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
 /** The bot's memory in one line of its event-loop log (src/event-loop-log.ts), in MB. */
 interface Memory {
 	readonly rssMb: number;
@@ -169,8 +179,12 @@ async function main(): Promise<void> {
 			answered(fake.sendSlashCommand('rating', [text('player', player), text('league', league)], member));
 		const commandsFrom = Date.now();
 		const blocks: number[] = [];
-		const row = (label: string, ms: number, from: number, note = '') => {
-			const loop = loopBetween(loopFile, from, Date.now());
+		const row = async (label: string, ms: number, from: number, note = '') => {
+			const to = Date.now();
+			// The bot writes a line at the end of each interval (250 ms): wait for the one that holds the command's end,
+			// or a command shorter than an interval (a warm /rating) would read none.
+			await loopLineAfter(loopFile, to);
+			const loop = loopBetween(loopFile, from, to);
 			blocks.push(loop.maxMs);
 			console.log(
 				`  ${label.padEnd(40)} ${ms.toFixed(0).padStart(6)} ms   longest block ${loop.maxMs.toFixed(1).padStart(5)} ms` +
@@ -179,13 +193,13 @@ async function main(): Promise<void> {
 		};
 		let from = Date.now();
 		const cold = await rating('Big', 'Driver 0000');
-		row('cold /rating (first after the start)', cold.ms, from, preparing(cold));
+		await row('cold /rating (first after the start)', cold.ms, from, preparing(cold));
 		from = Date.now();
 		const warm = await rating('Big', 'Driver 0001');
-		row('/rating, warm', warm.ms, from, preparing(warm));
+		await row('/rating, warm', warm.ms, from, preparing(warm));
 		from = Date.now();
 		const board = await answered(fake.sendSlashCommand('leaderboard', [text('league', 'Big')], member));
-		row('/leaderboard with its chart', board.ms, from);
+		await row('/leaderboard with its chart', board.ms, from);
 
 		const changes: [string, string, RawOption][] = [
 			['/race void R1', 'race', sub('void', [text('race', 'R1'), text('reason', 'bench'), text('league', 'Big')])],
@@ -222,7 +236,7 @@ async function main(): Promise<void> {
 			during.same.push(...same);
 			during.other.push(...other);
 			const noticed = same.filter((a) => /being recomputed/i.test(a.text)).length;
-			row(
+			await row(
 				label,
 				answer.ms,
 				from,
@@ -231,7 +245,7 @@ async function main(): Promise<void> {
 			);
 			from = Date.now();
 			const after = await rating('Big', 'Driver 0000');
-			row(
+			await row(
 				'  /rating after it',
 				after.ms,
 				from,

@@ -19,5 +19,8 @@ export MALLOC_MMAP_THRESHOLD_=131072
 # heap that grows by 50 % rather than V8's default between full collections. A 15,000-race league's replays peaked at
 # 332 MB of RSS with V8's defaults and at 168 MB with these (bench/big-league.ts, services alone); the idle bot holds
 # 104 MiB with 4 MB semi-spaces, 112 MiB with 8 (bench/startup.ts). No hard limit, so a bigger store cannot run out.
+# Two helper threads for V8 (garbage collection, compilation) instead of Node's four: on a 2-core machine four of them
+# took the cores from the event loop's thread while it was busy too (at 15,000 races of 20, bench/real-bot.ts: 1.1–1.3 s
+# of its time waiting for a core instead of 1.9–3.4 s, and its longest blocks 41–47 ms against 45–55 ms).
 # shellcheck disable=SC2046 # the flags are words
 exec node $(cat scripts/node-flags) dist/index.js "$@"

@@ -1,11 +1,13 @@
-import { Keyv, type KeyvStoreAdapter } from 'keyv';
+import { type DeserializedData, type Deserialize, Keyv, type KeyvStoreAdapter } from 'keyv';
+import { yieldToEventLoop } from '../event-loop.js';
 import type { EntityName, KeyValueNamespace, Store } from './ports.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 
 /**
  * The keyv adapter of the Store port. One keyv instance per entity namespace (keys `<namespace>:<key>`), all over
  * one store adapter (for SQLite: one connection, so writes never contend for the file lock). Values are plain JSON,
- * serialised with JSON.stringify (exact for every finite double, and faster than keyv's default serializer).
+ * serialised with JSON.stringify (exact for every finite double, and faster than keyv's default serializer). A large
+ * record is parsed in a turn of the event loop of its own (parseInTurn).
  * Errors are never swallowed: `throwOnErrors` makes a failed write reject (so it is never acknowledged) and every
  * keyv instance has an `error` listener.
  */
@@ -40,6 +42,22 @@ export const keyvSerialized = (value: unknown): string => JSON.stringify({ value
 
 /** The value of a keyv-serialised record (keyvSerialized's inverse). */
 export const keyvValue = (serialized: string): unknown => (JSON.parse(serialized) as { value: unknown }).value;
+
+/**
+ * Records of more characters than this are parsed in a turn of their own (about half a millisecond of JSON.parse).
+ * A record arrives in an I/O callback, and several often arrive in one poll of the event loop (the chunks of a league
+ * state, a change cache, rating snapshots, read by replays running side by side): parsed there, 4-8 ms each for the
+ * largest (850,000 characters), they added up with the other callbacks of that poll into blocks of 50 ms and more
+ * (bench/real-bot.ts). Queued with the other long work (event-loop.ts), one runs per turn.
+ */
+const PARSE_IN_TURN_CHARS = 64 * 1024;
+
+const parseRecord = <Value>(text: string) => JSON.parse(text) as DeserializedData<Value>;
+
+export const parseInTurn: Deserialize = <Value>(text: string) =>
+	text.length > PARSE_IN_TURN_CHARS
+		? yieldToEventLoop().then(() => parseRecord<Value>(text))
+		: parseRecord<Value>(text);
 
 /**
  * Any failure of the backend in an operation is the store not doing it (a server that does not answer, a timeout, a
@@ -86,7 +104,7 @@ export function createKeyvStore(options: KeyvStoreOptions): Store {
 			store: options.adapter,
 			namespace: name,
 			serialize: JSON.stringify,
-			deserialize: JSON.parse,
+			deserialize: parseInTurn,
 			throwOnErrors: true,
 		});
 		if (options.adapterNamespace !== undefined) options.adapter.namespace = options.adapterNamespace.value;

@@ -134,6 +134,9 @@ export function createRatingKeeper({
 					// (each a JSON string of every player: the garbage that grew the heap).
 					const sparse = rated.length - i - 1 > SPARSE * every;
 					if (cur.count % (sparse ? SPARSE * every : every) === 0) {
+						// A snapshot (every player's state, 190,000 characters of JSON for 2,000 players) in a turn of
+						// its own, not at the end of a slice.
+						await slicer.pause();
 						const replay = cur.replay.snapshot();
 						const record: RawRatingSnapshot = { v: 1, league, system: system.id, upTo: position, basis: head, replay };
 						const written = await snapshots.set(snapshotKey(system.id, position), record).then(

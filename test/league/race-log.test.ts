@@ -519,6 +519,34 @@ describe('race log: copies', () => {
 		}
 	});
 
+	it("a copy's indexes answer as the log its snapshot folds into: names, aliases, merges, sim ids, previews", () => {
+		const { log } = build(
+			{ type: 'race-submitted', race: dated('2024-05-03', 'Ann', 'Bob'), preview: 'p1' },
+			{ type: 'player-renamed', player: 'Ann', name: 'Anna' },
+			{ type: 'alias-added', player: 'Bob', alias: 'Bobby' },
+			{ type: 'race-submitted', race: dated('2024-05-01', 'Cy', 'Dee') },
+			{ type: 'players-merged', from: 'Dee', into: 'Bob', preview: 'm1' },
+			{ type: 'sim-id-set', player: 'Cy', simId: 'steam:1' },
+			{ type: 'sim-id-set', player: 'Cy', simId: 'steam:2' },
+			{ type: 'sim-id-set', player: 'Cy', simId: 'steam:1', remove: true },
+			{ type: 'race-edited', race: 'R2', reason: 'typo', changes: dated('2024-05-02', 'Cy', 'Bob'), preview: 'e1' },
+		);
+		const folded = createLeagueLog(log.snapshot());
+		for (const copy of [log.copy(), log.copyLater()()]) {
+			for (const name of ['Ann', 'anna', 'Bob', 'bobby', 'Cy', 'Dee', '#4', 'Eve'])
+				expect(copy.resolve(name)?.id, name).toBe(folded.resolve(name)?.id);
+			for (const simId of ['steam:1', 'steam:2'])
+				expect(copy.playerBySimId(simId)).toEqual(folded.playerBySimId(simId));
+			for (const preview of ['p1', 'm1', 'e1', 'none'])
+				expect(copy.storedPreview(preview)).toEqual(folded.storedPreview(preview));
+			for (const id of ['R1', 'R2', 'R3']) expect(copy.positionOf(id)).toBe(folded.positionOf(id));
+			// An undated race sorts by the latest date stored.
+			const undated = { type: 'race-submitted', race: { ...race('Eve', 'Cy'), date: undefined } } as const;
+			expect(next(copy, undated)).toEqual(next(createLeagueLog(log.snapshot()), undated));
+			expect(copy.positionOf('R3')).toBe(copy.positionOf('R1')! + 2);
+		}
+	});
+
 	it('a copy moves on by itself: neither the log nor the copy sees the other’s later events', () => {
 		const log = history();
 		const later = log.copyLater(); // taken now, built after the log has moved on

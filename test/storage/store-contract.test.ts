@@ -36,6 +36,20 @@ describe.each(list)('Store contract: $name adapter', (adapter) => {
 		expect(await ns.getMany(['c', 'b', 'a'])).toEqual([3, undefined, 1]);
 	});
 
+	it('a record of a million characters reads back equal through get and getMany', async () => {
+		const ns = (await adapter.open('large')).namespace('league-state');
+		const races = Array.from({ length: 10_000 }, (_, i) => ({
+			id: `R${i}`,
+			entries: [{ player: 'p'.repeat(60), time: i / 3 }],
+		}));
+		const value = { v: 1, races };
+		expect(JSON.stringify(value).length).toBeGreaterThan(1_000_000);
+		await ns.set('big', value);
+		await ns.set('small', { v: 1 });
+		expect(await ns.get('big')).toEqual(value);
+		expect(await ns.getMany(['small', 'big'])).toEqual([{ v: 1 }, value]);
+	});
+
 	it('add writes only when absent, and concurrent adds of one key have exactly one winner', async () => {
 		const ns = (await adapter.open('add')).namespace('events');
 		expect(await ns.add('x', 'first')).toBe(true);

@@ -116,6 +116,9 @@ export async function writeChanges(
 		chunks.push(key);
 	};
 	for (let i = 0; i < changes.fields.length; i += FIELDS_PER_CHUNK) {
+		// Each chunk built and written in a turn of its own, not in the I/O callback of the previous write, where it
+		// added up with whatever else that poll of the event loop ran.
+		await yieldToEventLoop();
 		const fields = changes.fields.slice(i, i + FIELDS_PER_CHUNK).map((f) => ({
 			race: f.race,
 			field: [...f.field],
@@ -125,6 +128,7 @@ export async function writeChanges(
 		}));
 		await put({ v: 1, fields });
 	}
+	await yieldToEventLoop();
 	const last = changes.lastChanges;
 	const head: RawHead = {
 		v: 1,
@@ -152,6 +156,8 @@ export async function writeChanges(
 		},
 		chunks,
 	};
+	// Its JSON (700,000 characters for 2,000 players) in a turn of its own, not after building it in the same one.
+	await yieldToEventLoop();
 	await repo.writeCache(league, headKey(system), head);
 	const listed = new Set(chunks);
 	for (const key of previous) if (!listed.has(key)) await repo.deleteCache(league, key);
@@ -171,6 +177,7 @@ export async function readChanges(
 	for (const key of head.chunks) {
 		const [chunk] = (await repo.readCache(league, [key])) as (RawChunk | undefined)[];
 		if (chunk?.v !== 1) return undefined;
+		await yieldToEventLoop(); // the floats decoded in a turn of their own, not the parse's
 		for (const f of chunk.fields) fields.push({ ...f, expected: decodeFloats(f.expected) });
 		await yieldToEventLoop();
 	}
