@@ -46,11 +46,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 	const running = new Map<string, Promise<void>>();
 	let tasks: ScheduledTask[] = [];
 	let renewal: NodeJS.Timeout | undefined;
+	/** The renewal in flight: `stop` waits for it, or it would write to a store that closes after the scheduler. */
+	let renewing: Promise<void> | undefined;
 	const renew = () =>
-		lease?.isLeader(clock()).then(
+		(renewing = lease?.isLeader(clock()).then(
 			() => {},
 			(error: unknown) => log.warn({ err: error }, 'could not renew the leader lease'),
-		);
+		));
 
 	const run = (job: Job, trigger: 'schedule' | 'manual'): Promise<void> => {
 		const jobLog = log.child({ job: job.name });
@@ -128,7 +130,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 			clearInterval(renewal);
 			renewal = undefined;
 			for (const task of stopping) await task.destroy();
-			await Promise.all(running.values());
+			await Promise.all([...running.values(), renewing]);
 			if (stopping.length > 0) log.info({}, 'scheduler stopped');
 		},
 		runNow(name) {

@@ -165,6 +165,30 @@ describe('scheduler', () => {
 		expect(vi.getTimerCount()).toBe(0);
 	});
 
+	it('stop() waits for the leader lease renewal in flight: nothing is written after it returns', async () => {
+		const { log } = collector();
+		let release: () => void = () => undefined;
+		const calls: string[] = [];
+		const lease = {
+			holder: 'me',
+			periodMs: MINUTE,
+			async isLeader() {
+				calls.push('renewal started');
+				await new Promise<void>((resolve) => (release = resolve));
+				calls.push('renewal wrote');
+				return true;
+			},
+		};
+		scheduler = createScheduler({ jobs: [recordingJob('tick', '0 0 1 1 *').job], log, lease });
+		scheduler.start(); // renews at once, as the bot does when it connects
+		const stopped = scheduler.stop().then(() => calls.push('stopped'));
+		await vi.advanceTimersByTimeAsync(10);
+		expect(calls).toEqual(['renewal started']);
+		release();
+		await stopped;
+		expect(calls).toEqual(['renewal started', 'renewal wrote', 'stopped']);
+	});
+
 	it('after a suspend, the slots slept through are warned about once and the schedule goes on', async () => {
 		const { log, lines } = collector();
 		const { job, runs } = recordingJob('sleeper', '*/15 * * * *');
