@@ -29,7 +29,7 @@ export function dayNumber(date: string): number {
 		const year = digitAt(date, 0) * 1000 + digitAt(date, 1) * 100 + digitAt(date, 2) * 10 + digitAt(date, 3);
 		const month = digitAt(date, 5) * 10 + digitAt(date, 6);
 		const day = digitAt(date, 8) * 10 + digitAt(date, 9);
-		if (year === year && month === month && day === day) return daysFromCivil(year, month, day); // none NaN
+		if (!Number.isNaN(year + month + day)) return daysFromCivil(year, month, day);
 	}
 	return daysFromCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
 }

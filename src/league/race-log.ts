@@ -229,20 +229,17 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 	const notePenalty = (p: PenaltyRecord) => {
 		if (p.preview !== undefined) previews.set(p.preview, { kind: 'penalty', penalty: p.id, race: p.race });
 	};
-	if (copied === undefined) penalties.forEach(notePenalty);
 	const notePreviews = (race: RaceRecord) => {
 		if (race.preview !== undefined) previews.set(race.preview, { race: race.id, kind: 'submitted' });
 		for (const edit of race.edits) {
 			if (edit.preview !== undefined) previews.set(edit.preview, { race: race.id, kind: 'edited' });
 		}
 	};
-	if (copied === undefined) races.forEach(notePreviews);
 	const noteMerge = (p: PlayerInfo) => {
 		if (p.mergePreview !== undefined && p.mergedInto !== undefined) {
 			previews.set(p.mergePreview, { kind: 'merged', from: p.id, into: p.mergedInto });
 		}
 	};
-	if (copied === undefined) players.forEach(noteMerge);
 	const names = new Map<string, string>(copied?.names);
 	const simIndex = new Map<string, string>(copied?.simIndex);
 	const index = (p: PlayerInfo) => {
@@ -250,7 +247,13 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 		for (const name of [p.name, ...p.aliases]) names.set(nameKey(name), p.id);
 		for (const simId of p.simIds ?? []) simIndex.set(simId, p.id);
 	};
-	if (copied === undefined) players.forEach(index);
+	// A copy took the live log's indexes as they stood; anything else indexes what it holds.
+	if (copied === undefined) {
+		penalties.forEach(notePenalty);
+		races.forEach(notePreviews);
+		players.forEach(noteMerge);
+		players.forEach(index);
+	}
 
 	const live = (id: string | undefined): PlayerInfo | undefined => {
 		let p = id === undefined ? undefined : players.get(id);
