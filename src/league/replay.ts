@@ -411,24 +411,21 @@ function replayFrom<S, P>(
 			// The latest of the player's race dates: a race dated before an earlier-rated one (an organizer may confirm
 			// one) must not move the start of their idle time backwards.
 			const playerDate = latest(race.date, previous?.lastDate);
-			const record: PlayerRecord<S> = {
-				state,
-				races: (previous?.races ?? 0) + 1,
-				...(playerDate !== undefined && { lastDate: playerDate }),
-				...((car ?? previous?.car) !== undefined && { car: car ?? previous?.car }),
-			};
-			players.set(entry.player, record);
+			players.set(entry.player, playerRecord(state, (previous?.races ?? 0) + 1, playerDate, car ?? previous?.car));
 			if (!describe) return;
-			const carBefore = car === undefined ? undefined : carModel!.carOf(entry.state);
-			changes.push({
+			const change: RatingChange = {
 				player: entry.player,
 				rank: entry.rank,
 				status: entry.status,
 				before: system.summary(entry.state, params),
 				after: system.summary(state, params),
 				newcomer: prepared.newcomers[i]!,
-				...(car !== undefined && { car: { name: car, before: carBefore ?? 0, after: carAfter! } }),
-			});
+			};
+			if (car === undefined) changes.push(change);
+			else {
+				const carBefore = carModel!.carOf(entry.state) ?? 0;
+				changes.push({ ...change, car: { name: car, before: carBefore, after: carAfter! } });
+			}
 		});
 		return { race, changes };
 	};
@@ -619,6 +616,20 @@ const byRating = (a: Standing, b: Standing) =>
 	b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0);
 
 /** The later of two optional `YYYY-MM-DD` dates (ISO dates order as strings). */
+/**
+ * A player's record, its optional keys present only when set (the snapshot's JSON). Literals rather than spreads of
+ * `{ lastDate }` and `{ car }`: a replay writes one record per racer per race.
+ */
+function playerRecord<S>(
+	state: S,
+	races: number,
+	lastDate: string | undefined,
+	car: string | undefined,
+): PlayerRecord<S> {
+	if (lastDate === undefined) return car === undefined ? { state, races } : { state, races, car };
+	return car === undefined ? { state, races, lastDate } : { state, races, lastDate, car };
+}
+
 function latest(a: string | undefined, b: string | undefined): string | undefined {
 	if (a === undefined) return b;
 	if (b === undefined) return a;

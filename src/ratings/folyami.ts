@@ -120,19 +120,16 @@ export function isProvisional(entries: number, params: FolyamiParams): boolean {
  * and divides the settled racer's. Both provisional: each uses its own f. Both settled: K each.
  */
 export function kFactors(entriesX: number, entriesY: number, params: FolyamiParams): [number, number] {
-	const provX = isProvisional(entriesX, params);
-	const provY = isProvisional(entriesY, params);
-	const k = params.k;
-	if (provX && !provY) {
-		const f = provisionalFactor(entriesX, params);
-		return [k * f, k / f];
-	}
-	if (!provX && provY) {
-		const f = provisionalFactor(entriesY, params);
-		return [k / f, k * f];
-	}
-	if (provX && provY) return [k * provisionalFactor(entriesX, params), k * provisionalFactor(entriesY, params)];
-	return [k, k];
+	return [kFactor(entriesX, entriesY, params), kFactor(entriesY, entriesX, params)];
+}
+
+/** One side of kFactors: the K factor of a racer with `own` previous entries against one with `other`. */
+function kFactor(own: number, other: number, params: FolyamiParams): number {
+	const provOwn = isProvisional(own, params);
+	const provOther = isProvisional(other, params);
+	if (provOwn) return params.k * provisionalFactor(own, params);
+	if (provOther) return params.k / provisionalFactor(other, params);
+	return params.k;
 }
 
 export interface FolyamiPair {
@@ -157,13 +154,16 @@ export function folyamiPair(
 	rankY: number,
 	params: FolyamiParams,
 ): FolyamiPair {
-	const score = rankX < rankY ? 1 : rankX === rankY ? 0.5 : 0;
+	const score = pairScore(rankX, rankY);
 	const expected = folyamiExpected(x.rating - y.rating, params.c);
 	const remoteness = remotenessWeight(Math.abs(rankX - rankY), params.remotenessN);
 	const [kX, kY] = kFactors(x.entries, y.entries, params);
 	const base = remoteness * (score - expected);
 	return { score, expected, remoteness, kX, kY, deltaX: kX * base, deltaY: -kY * base };
 }
+
+/** S_x (spec step 3): 1 if x finished ahead of y, 0.5 on a tie, 0 if behind. */
+const pairScore = (rankX: number, rankY: number): number => (rankX < rankY ? 1 : rankX === rankY ? 0.5 : 0);
 
 function folyamiParams(overrides?: ParamOverrides): FolyamiParams {
 	const resolved = resolveParams<Omit<FolyamiParams, 'b'>>('folyami', folyamiParamSpecs, overrides);
@@ -178,13 +178,17 @@ function rateRace(field: readonly FieldEntry<FolyamiState>[], params: FolyamiPar
 	// Spec step 8: a race with one entrant changes nothing, not even entries.
 	if (field.length < 2) return field.map((entry) => entry.state);
 	const deltas = field.map(() => 0);
+	// folyamiPair's arithmetic, operation for operation (the same bits), without its object and K array: a replay
+	// plays 190 matches per race of 20, and those objects were most of what a replay of the league allocated.
 	for (let i = 0; i < field.length; i++) {
 		const x = field[i]!;
 		for (let j = i + 1; j < field.length; j++) {
 			const y = field[j]!;
-			const pair = folyamiPair(x.state, x.rank, y.state, y.rank, params);
-			deltas[i]! += pair.deltaX;
-			deltas[j]! += pair.deltaY;
+			const expected = folyamiExpected(x.state.rating - y.state.rating, params.c);
+			const remoteness = remotenessWeight(Math.abs(x.rank - y.rank), params.remotenessN);
+			const base = remoteness * (pairScore(x.rank, y.rank) - expected);
+			deltas[i]! += kFactor(x.state.entries, y.state.entries, params) * base;
+			deltas[j]! += -kFactor(y.state.entries, x.state.entries, params) * base;
 		}
 	}
 	return field.map((entry, i) => ({ rating: entry.state.rating + deltas[i]!, entries: entry.state.entries + 1 }));

@@ -112,8 +112,33 @@ export function glickoPeriod(rating: number, rd: number, games: readonly GlickoG
 	const { factor, terms, precision, d2 } = glickoPeriodTerms(rating, rd, games);
 	let surprise = 0;
 	for (const term of terms) surprise += term;
-	return { rating: rating + factor * surprise, rd: Math.sqrt(1 / precision), d2 };
+	return { rating: periodRating(rating, factor, surprise), rd: periodRd(precision), d2 };
 }
+
+/** Step 2's sums over a period's games: information Σ g²E(1 − E), and surprise Σ g(s − E), in the games' order. */
+interface PeriodSums {
+	information: number;
+	surprise: number;
+}
+
+/** Adds one game (glicko.pdf step 2) to `sums`; returns its summand g(s − E). */
+function addGame(sums: PeriodSums, rating: number, game: GlickoGame): number {
+	const g = glickoG(game.rd);
+	const e = glickoExpected(rating, game.rating, game.rd);
+	sums.information += g * g * e * (1 - e);
+	const term = g * (game.score - e);
+	sums.surprise += term;
+	return term;
+}
+
+/** d² = 1/(q² Σ g²E(1 − E)). */
+const periodD2 = (information: number): number => 1 / (GLICKO_Q * GLICKO_Q * information);
+/** 1/RD² + 1/d². */
+const periodPrecision = (rd: number, d2: number): number => 1 / (rd * rd) + 1 / d2;
+/** r' = r + q/(1/RD² + 1/d²) Σ g(s − E). */
+const periodRating = (rating: number, factor: number, surprise: number): number => rating + factor * surprise;
+/** RD' = √(1/(1/RD² + 1/d²)). */
+const periodRd = (precision: number): number => Math.sqrt(1 / precision);
 
 /** The pieces of one player's rating period (glicko.pdf step 2), for explanations. */
 export interface GlickoPeriodTerms {
@@ -128,16 +153,10 @@ export interface GlickoPeriodTerms {
 
 /** The factor and the per-game summands of glicko.pdf step 2, exactly as glickoPeriod sums them. */
 export function glickoPeriodTerms(rating: number, rd: number, games: readonly GlickoGame[]): GlickoPeriodTerms {
-	let information = 0;
-	const terms: number[] = [];
-	for (const game of games) {
-		const g = glickoG(game.rd);
-		const e = glickoExpected(rating, game.rating, game.rd);
-		information += g * g * e * (1 - e);
-		terms.push(g * (game.score - e));
-	}
-	const d2 = 1 / (GLICKO_Q * GLICKO_Q * information);
-	const precision = 1 / (rd * rd) + 1 / d2;
+	const sums: PeriodSums = { information: 0, surprise: 0 };
+	const terms = games.map((game) => addGame(sums, rating, game));
+	const d2 = periodD2(sums.information);
+	const precision = periodPrecision(rd, d2);
 	return { factor: GLICKO_Q / precision, terms, precision, d2 };
 }
 
@@ -229,26 +248,35 @@ export function glickoScoreOf(rank: number, oppRank: number): number {
 
 function rateRace(field: readonly FieldEntry<GlickoState>[], params: GlickoParams): GlickoState[] {
 	if (field.length < 2) return field.map((entry) => entry.state);
+	const game = { rating: 0, rd: 0, score: 0 };
+	const sums: PeriodSums = { information: 0, surprise: 0 };
 	return field.map((entry) => {
 		const me = entry.state;
-		const opponents = field.filter((other) => other !== entry);
 		let rating: number;
 		let rd: number;
 		if (params.form === 'period') {
-			// glicko.pdf step 2: the race is one rating period; every opponent at pre-race r and RD.
-			const games = opponents.map((other) => ({
-				rating: other.state.rating,
-				rd: other.state.rd,
-				score: glickoScoreOf(entry.rank, other.rank),
-			}));
-			({ rating, rd } = glickoPeriod(me.rating, me.rd, games));
+			// glicko.pdf step 2: the race is one rating period; every opponent at pre-race r and RD. glickoPeriod's
+			// sums, operation for operation, without an object per game (most of what a replay allocated).
+			sums.information = 0;
+			sums.surprise = 0;
+			for (const other of field) {
+				if (other === entry) continue;
+				game.rating = other.state.rating;
+				game.rd = other.state.rd;
+				game.score = glickoScoreOf(entry.rank, other.rank);
+				addGame(sums, me.rating, game);
+			}
+			const precision = periodPrecision(me.rd, periodD2(sums.information));
+			rating = periodRating(me.rating, GLICKO_Q / precision, sums.surprise);
+			rd = periodRd(precision);
 		} else {
 			// DEVIATION (race reading of FICS): FICS rates one game at a time. Here every pairwise game is a FICS
 			// single game at pre-race values; the rating deltas (each with its own floored K) are summed, and the
 			// RD takes the combined information 1/RD'² = 1/RD² + Σ q²f²E(1 − E). Two racers: exactly the FICS game.
 			let delta = 0;
 			let information = 0;
-			for (const other of opponents) {
+			for (const other of field) {
+				if (other === entry) continue;
 				const game = ficsGame(me, other.state, glickoScoreOf(entry.rank, other.rank), params.kFloor);
 				delta += game.delta;
 				information += game.information;

@@ -26,13 +26,11 @@ export const RETIREMENT_READINGS: readonly RetirementReading[] = ['ordered', 'ti
  * Throws on a player entered twice: validation upstream reports it to the user with a line number.
  */
 export function rankRace(race: Race, retirements: RetirementReading = 'ordered'): RankedEntry[] {
-	const seen = new Set<string>();
-	const rated = race.entries
-		.filter((entry) => {
-			if (seen.has(entry.player)) throw new Error(`race ${race.id}: ${entry.player} is entered twice`);
-			seen.add(entry.player);
-			return entry.status === 'finished' || (entry.status === 'DNF' && retirements !== 'excluded');
-		})
+	const entries = race.entries;
+	const twice = repeatedPlayer(entries);
+	if (twice !== undefined) throw new Error(`race ${race.id}: ${twice} is entered twice`);
+	const rated = entries
+		.filter((entry) => entry.status === 'finished' || (entry.status === 'DNF' && retirements !== 'excluded'))
 		// Tied retirements: one DNF position for all (the position only orders entries within their class).
 		.map((entry) => (retirements === 'tied' && entry.status === 'DNF' ? { ...entry, position: 0 } : entry));
 	const classOf = (status: string): number => (status === 'DNF' ? 1 : 0);
@@ -51,15 +49,34 @@ export function rankRace(race: Race, retirements: RetirementReading = 'ordered')
 		for (let i = start; i < end; i++) {
 			const entry = rated[i]!;
 			const car = entry.car ?? entry.team;
-			ranked.push({
-				player: entry.player,
-				rank: tidyRank,
-				time: entry.time,
-				status: entry.status === 'DNF' ? 'DNF' : 'finished',
-				...(car !== undefined && { car }),
-			});
+			const { player, time } = entry;
+			const status = entry.status === 'DNF' ? 'DNF' : 'finished';
+			// Literals, not a spread of the car: a replay ranks every race once per system.
+			ranked.push(
+				car === undefined ? { player, rank: tidyRank, time, status } : { player, rank: tidyRank, time, status, car },
+			);
 		}
 		start = end;
 	}
 	return ranked;
+}
+
+/**
+ * The first player entered a second time, in entry order. A field of a few dozen is checked pair by pair, which
+ * allocates nothing (a replay ranks every race once per system); a larger one through a set.
+ */
+function repeatedPlayer(entries: Race['entries']): string | undefined {
+	if (entries.length > 64) {
+		const seen = new Set<string>();
+		for (const { player } of entries) {
+			if (seen.has(player)) return player;
+			seen.add(player);
+		}
+		return undefined;
+	}
+	for (let i = 1; i < entries.length; i++) {
+		const player = entries[i]!.player;
+		for (let j = 0; j < i; j++) if (entries[j]!.player === player) return player;
+	}
+	return undefined;
 }

@@ -186,6 +186,25 @@ export function stkExchange(
 	params: StkParams,
 	context?: RaceContext,
 ): StkExchange {
+	const { base, scores, races, exchange, term } = stkPairs(field, params, context);
+	return {
+		base,
+		scores,
+		races,
+		terms: field.map((_, i) => field.map((__, j) => (exchange(i, j) ? term(i, j) : undefined))),
+	};
+}
+
+/** Steps 1-2 of one race, and step 3's change of racer i from the pair (i, j) (StkExchange.terms[i][j]). */
+function stkPairs(
+	field: readonly FieldEntry<StkState>[],
+	params: StkParams,
+	context?: RaceContext,
+): Omit<StkExchange, 'terms'> & {
+	/** Whether i and j exchange points: not a racer with itself, nor two quitters. */
+	readonly exchange: (i: number, j: number) => boolean;
+	readonly term: (i: number, j: number) => number;
+} {
 	const untimed = field.filter(
 		(entry) =>
 			entry.status === 'finished' && !(typeof entry.time === 'number' && entry.time > 0 && Number.isFinite(entry.time)),
@@ -211,30 +230,28 @@ export function stkExchange(
 	const factors = field.map((entry, i) => stkRankingFactor(entry.state.maxScore, races[i]!));
 	const quitScaling = stkTimeScaling(STK_MAX_SCALING_TIME);
 
-	// Step 3: every ordered pair, at the scores of step 1.
-	const terms = field.map((_, i) =>
-		field.map((__, j): number | undefined => {
-			if (i === j || (quit[i] && quit[j])) return undefined;
-			const expected = stkExpected(scores[i]!, scores[j]!, spread);
-			const pairFactor =
-				params.factorCombination === 'max' ? Math.max(factors[i]!, factors[j]!) : factors[i]! * factors[j]!;
-			let result: number;
-			let scaling: number;
-			if (quit[i]) {
-				result = 0.0;
-				scaling = quitScaling;
-			} else if (quit[j]) {
-				result = 1.0;
-				scaling = quitScaling;
-			} else {
-				result = stkResult(times[i]!, times[j]!);
-				scaling = stkTimeScaling(Math.min(Math.max(times[i]!, times[j]!), STK_MAX_SCALING_TIME));
-			}
-			const importance = modeFactor * scaling * pairFactor;
-			return importance * (result - expected);
-		}),
-	);
-	return { base, scores, races, terms };
+	// Step 3: one ordered pair, at the scores of step 1.
+	const exchange = (i: number, j: number): boolean => i !== j && !(quit[i] && quit[j]);
+	const term = (i: number, j: number): number => {
+		const expected = stkExpected(scores[i]!, scores[j]!, spread);
+		const pairFactor =
+			params.factorCombination === 'max' ? Math.max(factors[i]!, factors[j]!) : factors[i]! * factors[j]!;
+		let result: number;
+		let scaling: number;
+		if (quit[i]) {
+			result = 0.0;
+			scaling = quitScaling;
+		} else if (quit[j]) {
+			result = 1.0;
+			scaling = quitScaling;
+		} else {
+			result = stkResult(times[i]!, times[j]!);
+			scaling = stkTimeScaling(Math.min(Math.max(times[i]!, times[j]!), STK_MAX_SCALING_TIME));
+		}
+		const importance = modeFactor * scaling * pairFactor;
+		return importance * (result - expected);
+	};
+	return { base, scores, races, exchange, term };
 }
 
 /**
@@ -242,16 +259,15 @@ export function stkExchange(
  * gets its base points and race count and exchanges nothing, as in the code.
  */
 function rateRace(field: readonly FieldEntry<StkState>[], params: StkParams, context?: RaceContext): StkState[] {
-	const { scores, races, terms } = stkExchange(field, params, context);
-	const changes = terms.map((row) => {
-		let change = 0.0;
-		for (const term of row) if (term !== undefined) change += term;
-		return change;
-	});
+	// The terms are summed as they come, not kept in StkExchange's matrix: 400 boxed numbers per race of 20 were
+	// most of what a replay of the league allocated.
+	const { scores, races, exchange, term } = stkPairs(field, params, context);
 
 	// Step 4: all at once.
 	return field.map((entry, i) => {
-		const score = scores[i]! + changes[i]!;
+		let change = 0.0;
+		for (let j = 0; j < field.length; j++) if (exchange(i, j)) change += term(i, j);
+		const score = scores[i]! + change;
 		return { score, maxScore: score > entry.state.maxScore ? score : entry.state.maxScore, races: races[i]! };
 	});
 }

@@ -48,3 +48,26 @@ describe('reading retirements', () => {
 		]);
 	});
 });
+
+describe('a player entered twice', () => {
+	/** A field of `size` with entry `again` repeating the player of entry `first`, as a non-starter. */
+	const twice = (size: number, first: number, again: number): Race => ({
+		id: 'R9',
+		entries: Array.from({ length: size }, (_, i) => ({
+			player: `P${i === again ? first : i}`,
+			position: i + 1,
+			status: i === again ? ('DNS' as const) : ('finished' as const),
+		})),
+	});
+
+	it.each([
+		['a field of 20', 20],
+		['a field of 64', 64],
+		['a field of 65 (checked through a set)', 65],
+		['a field of 300', 300],
+	])('is refused in %s, naming the player, whatever their status', (_, size) => {
+		expect(() => rankRace(twice(size, 3, size - 1))).toThrow(`race R9: P3 is entered twice`);
+		expect(() => rankRace(twice(size, 0, 1))).toThrow(`race R9: P0 is entered twice`);
+		expect(rankRace(twice(size, 3, -1))).toHaveLength(size);
+	});
+});

@@ -4,6 +4,11 @@
  * than wait behind the replay; writes still wait their turn; once the replay is over, reads show the new ratings.
  */
 import { describe, expect, it } from 'vitest';
+import { READ_WAIT_MS, unlessLong } from '../../src/services/caches/cache-wait.js';
+import { createChangeCache } from '../../src/services/caches/change-cache.js';
+import { createHistoryCache } from '../../src/services/caches/history-cache.js';
+import { createLeagueService } from '../../src/services/leagues/league-service.js';
+import { createRatingService } from '../../src/services/ratings/rating-service.js';
 import { gatedSnapshots, within } from '../support/gated-snapshots.js';
 import { addRace, member, organizer, world } from './helpers.js';
 
@@ -50,5 +55,44 @@ describe('reads during a replay', () => {
 		const boardAfter = await w.services.leaderboard.page(member, {});
 		expect(boardAfter.recomputing).toBeUndefined();
 		expect(boardAfter.rows.map((r) => r.name)).toContain('Robert');
+	});
+
+	it('do not wait for the caches replaying behind the change: the answer is already from before it', async () => {
+		const gate = gatedSnapshots();
+		const w = world(gate.store, { repo: { ratingEvery: 2 } });
+		await w.services.leagues.create(organizer, { name: 'Cup' });
+		await addRace(w, '1. Alice\n2. Bob\n3. Carol');
+		await addRace(w, '1. Bob\n2. Alice\n3. Carol');
+		await addRace(w, '1. Carol\n2. Bob\n3. Alice');
+		// Caches whose long replay never ends: a read with a wait gives up on them after that wait.
+		const endless = new Promise<never>(() => {});
+		const changes = {
+			...createChangeCache(w.repo),
+			player: (...[, , , options]: Parameters<ReturnType<typeof createChangeCache>['player']>) =>
+				unlessLong(endless, options?.waitMs, () => true).then(() => ({ pending: true as const })),
+		};
+		const histories = {
+			...createHistoryCache(w.repo),
+			historiesUnlessLong: (
+				...[, , , waitMs]: Parameters<ReturnType<typeof createHistoryCache>['historiesUnlessLong']>
+			) => unlessLong(endless, waitMs, () => true).then(() => undefined),
+		};
+		const clock = () => new Date(w.now.ms);
+		const ratings = createRatingService(w.repo, createLeagueService(w.repo, { clock }), clock, changes, histories);
+
+		const started = performance.now();
+		const quiet = await ratings.rating(member, { player: 'Alice', chart: true });
+		expect(performance.now() - started).toBeGreaterThanOrEqual(READ_WAIT_MS - 50); // no change: it waits
+		expect(quiet.preparing).toEqual(['last race', 'chart']);
+
+		gate.close();
+		const voiding = w.services.races.void(organizer, 'R1', 'duplicate');
+		await gate.entered;
+		const during = await within(READ_WAIT_MS / 3, ratings.rating(member, { player: 'Alice', chart: true }));
+		expect(during.recomputing).toMatchObject({ type: 'race-voided', race: 'R1' });
+		expect(during.summary).toEqual(quiet.summary);
+		expect(during.preparing).toEqual(['last race', 'chart']);
+		gate.open();
+		await voiding;
 	});
 });

@@ -13,6 +13,13 @@ export const LONG_REPLAY = 1_000;
 export const READ_WAIT_MS = 1_500;
 
 /**
+ * How long a read made while a change replays its league's ratings (it answers from the ratings before the change,
+ * saying so) waits for a long replay of the caches: not at all. Waiting would give nothing back: that replay shares
+ * the one thread with the change's, and the answer is already marked as from before the change.
+ */
+export const READ_WAIT_DURING_CHANGE_MS = 0;
+
+/**
  * `work`'s value; or, when `waitMs` is set and `long()` still says a long replay is running after waiting `waitMs`
  * for it, `{ pending: true }` (the work goes on: a later read finds it done). A failure the reader did not wait for
  * is nobody's: the cache rebuilds on the next read.

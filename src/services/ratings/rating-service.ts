@@ -23,7 +23,7 @@ import { leagueReadingDay } from '../leagues/league-day.js';
 import { findPlayer } from '../players/players.js';
 import { headToHead, type HeadToHead } from '../../league/head-to-head.js';
 import { leagueOfPlayers } from '../players/league-of-players.js';
-import { READ_WAIT_MS } from '../caches/cache-wait.js';
+import { READ_WAIT_DURING_CHANGE_MS, READ_WAIT_MS } from '../caches/cache-wait.js';
 
 /** `/rating`: one player's rating under one system, with rank, race count and the change of their last race. */
 
@@ -140,13 +140,14 @@ export function createRatingService(
 			const others = compared(state, input.compare, actor, league, player.id);
 			// A big league's caches may have its whole history to replay (a first read, a change that replays it): the
 			// answer waits a moment for them, then goes without their parts (`preparing`) rather than for seconds.
+			const waitMs = view.recomputing === undefined ? READ_WAIT_MS : READ_WAIT_DURING_CHANGE_MS;
 			const [changed, chartReady] = await Promise.all([
 				standing
-					? changes.player(league, system, player.id, { waitMs: READ_WAIT_MS })
+					? changes.player(league, system, player.id, { waitMs })
 					: Promise.resolve<PlayerChanges>({}),
 				input.chart === true &&
 					histories
-						.historiesUnlessLong(league, system, [player.id, ...others.map((o) => o.id)], READ_WAIT_MS)
+						.historiesUnlessLong(league, system, [player.id, ...others.map((o) => o.id)], waitMs)
 						.then(Boolean),
 			]);
 			const { last, explanation, standouts } = changed;
