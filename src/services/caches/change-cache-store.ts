@@ -101,6 +101,48 @@ export function decodeFloats(text: string): number[] {
 
 const headKey = (system: string) => `changes:${system}`;
 
+/** Floats as encodeFloats writes them (base64 of their float64 bytes). */
+const encodeFloatArray = (floats: Float64Array): string =>
+	Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
+
+/** The head's `last`: the last changes by column, with plain loops (see writeChanges). */
+function lastPart(last: StoredChanges['lastChanges']): RawHead['last'] {
+	const players: string[] = [];
+	const races: string[] = [];
+	const dates: (string | null)[] = [];
+	const values = new Float64Array(2 * last.length);
+	let hasCars = false;
+	for (let i = 0; i < last.length; i++) {
+		const change = last[i]!;
+		players.push(change.player);
+		races.push(change.race);
+		dates.push(change.date ?? null);
+		values[2 * i] = change.before;
+		values[2 * i + 1] = change.after;
+		hasCars ||= change.car !== undefined;
+	}
+	const part = { players, races, dates, values: encodeFloatArray(values) };
+	if (!hasCars) return part;
+	return {
+		...part,
+		cars: last.map((c): RawCarMove => (c.car === undefined ? null : [c.car.name, c.car.before, c.car.after])),
+	};
+}
+
+/** The head's `standouts`: per player, races placed then best and worst (8 numbers each), with plain loops. */
+function standoutsPart(standouts: StoredChanges['standouts']): RawHead['standouts'] {
+	const players: string[] = [];
+	const values = new Float64Array(STANDOUT_WIDTH * standouts.size);
+	let at = 0;
+	for (const [player, s] of standouts) {
+		players.push(player);
+		values[at++] = s.placed;
+		for (let i = 0; i < s.best.length; i++) values[at++] = s.best[i]!;
+		for (let i = 0; i < s.worst.length; i++) values[at++] = s.worst[i]!;
+	}
+	return { players, values: encodeFloatArray(values.subarray(0, at)) };
+}
+
 /** Write `changes` as chunks then the head; returns the keys written, for `previous` of the next write. */
 export async function writeChanges(
 	repo: LeagueRepository,
@@ -128,32 +170,26 @@ export async function writeChanges(
 		}));
 		await put({ v: 1, fields });
 	}
+	// The head is built in turns of its own, a part each: this code runs once per write, too rarely to be compiled, and
+	// in one go (array spreads and flatMap of 2,000 players, interpreted) it took 13–20 ms (bench/real-bot.ts).
 	await yieldToEventLoop();
-	const last = changes.lastChanges;
+	const last = lastPart(changes.lastChanges);
+	await yieldToEventLoop();
+	const standouts = standoutsPart(changes.standouts);
+	await yieldToEventLoop();
 	const head: RawHead = {
 		v: 1,
 		order: 'date',
 		seq: changes.seq,
 		paramsKey: changes.paramsKey,
 		replay: changes.replay,
-		last: {
-			players: last.map((c) => c.player),
-			races: last.map((c) => c.race),
-			dates: last.map((c) => c.date ?? null),
-			values: encodeFloats(last.flatMap((c) => [c.before, c.after])),
-			...(last.some((c) => c.car !== undefined) && {
-				cars: last.map((c): RawCarMove => (c.car === undefined ? null : [c.car.name, c.car.before, c.car.after])),
-			}),
-		},
+		last,
 		...(changes.lastCars !== undefined &&
 			changes.lastCars.length > 0 && {
 				lastCars: changes.lastCars.map((c) => [c.car, c.race, c.date ?? null, c.before, c.after]),
 			}),
 		lastRaceOf: [...changes.lastRaceOf],
-		standouts: {
-			players: [...changes.standouts.keys()],
-			values: encodeFloats([...changes.standouts.values()].flatMap((s) => [s.placed, ...s.best, ...s.worst])),
-		},
+		standouts,
 		chunks,
 	};
 	// Its JSON (700,000 characters for 2,000 players) in a turn of its own, not after building it in the same one.
