@@ -7,6 +7,7 @@ import type { EntryStatus, RaceEntry } from '../ratings/types.js';
 import { rankingPostProblem } from './ranking-post.js';
 import { MAX_POINTS_PLACES } from '../formats/points-table.js';
 import { rankRolesProblem } from './rank-tiers.js';
+import { toEnd } from './steps.js';
 
 /** Validation of race-log events: every refusal is a LeagueError whose message can be shown to the organizer. */
 
@@ -78,6 +79,18 @@ export function checkNewNames(
 	config: LeagueConfig | undefined,
 	resolve: (ref: string) => unknown,
 ): void {
+	toEnd(checkNewNamesInSteps(event, config, resolve));
+}
+
+/** Races whose names are checked between two pauses of checkNewNamesInSteps (an import's 200,000 entries: 14 ms). */
+const NAME_CHECK_RACES_PER_STEP = 50;
+
+/** checkNewNames in steps: an import's races pause every NAME_CHECK_RACES_PER_STEP (steps.ts). */
+export function* checkNewNamesInSteps(
+	event: LeagueEvent,
+	config: LeagueConfig | undefined,
+	resolve: (ref: string) => unknown,
+): Generator<void, void> {
 	switch (event.type) {
 		case 'league-configured':
 			if (config === undefined || event.config.name !== config.name) newName(event.config.name, 'league name');
@@ -102,7 +115,8 @@ export function checkNewNames(
 				checkedLabels.add(name);
 				storedName(name, what, TEAM_NAME);
 			};
-			for (const race of races) {
+			for (const [k, race] of races.entries()) {
+				if (k > 0 && k % NAME_CHECK_RACES_PER_STEP === 0) yield;
 				for (const entry of race.entries) {
 					if (!checked.has(entry.player)) {
 						checked.add(entry.player);

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { bigImportCsv } from '../../bench/big-import-data.js';
 import { parseHistoryCsv } from '../../src/formats/history-csv.js';
 import { LeagueFileError, readLeagueFile } from '../../src/formats/league-file.js';
-import { OFF_THREAD_CHARS, readLeagueFileOffThread } from '../../src/services/transfer/read-league-file.js';
+import {
+	OFF_THREAD_CHARS,
+	TEXT_PART_CHARS,
+	readLeagueFileOffThread,
+} from '../../src/services/transfer/read-league-file.js';
 import { organizer, world } from './helpers.js';
 
 /**
@@ -23,6 +27,30 @@ describe('a big league file', () => {
 		expect(there.races).toHaveLength(10_000);
 		expect(there.races).toEqual(JSON.parse(JSON.stringify(here.races)));
 		expect(there.warnings).toEqual(here.warnings);
+	}, 60_000);
+
+	it('reaches the worker in parts put back together exactly, a character split across two parts included', async () => {
+		// A name with a flag (two UTF-16 code units) whose halves fall on either side of the first part's end.
+		const header = 'race,date,player,position,time,status\n';
+		const row = (race: number, name: string, position: number) => `${race},2020-01-01,${name},${position},,\n`;
+		let text = header;
+		let race = 1;
+		for (; text.length < TEXT_PART_CHARS - 100; race++) text += row(race, 'Ann', 1) + row(race, 'Bob', 2);
+		// A third racer of the last race whose name's length brings the flag's row where it must start (names: 32 at most).
+		const before = `1000000,2020-01-01,Ny`.length;
+		const room = TEXT_PART_CHARS - 1 - text.length - before;
+		const filler = Array.from({ length: 30 }, (_, n) => `C${'z'.repeat(n)}`).find((name) => {
+			const left = room - row(race - 1, name, 3).length;
+			return left >= 0 && left <= 28;
+		})!;
+		text += row(race - 1, filler, 3);
+		const padding = 'x'.repeat(TEXT_PART_CHARS - 1 - text.length - before);
+		text += row(1_000_000, `Ny${padding}🏁`, 1) + row(1_000_000, 'Ann', 2);
+		expect(text.charCodeAt(TEXT_PART_CHARS - 1)).toBe('🏁'.charCodeAt(0)); // the high half ends the first part
+		const input = { file: { name: 'split.csv', text } };
+		const there = await readLeagueFileOffThread(input, 0);
+		expect(there.races).toEqual(JSON.parse(JSON.stringify(readLeagueFile(input).races)));
+		expect(there.races.at(-1)!.entries[0]!.player).toBe(`Ny${padding}🏁`);
 	}, 60_000);
 
 	it('with a bad row deep inside is refused on the worker thread as on this one, naming the line', async () => {

@@ -8,9 +8,13 @@
  */
 import { LeagueFileError, readLeagueFile, type LeagueFile, type LeagueFileInput } from '../../formats/league-file.js';
 import type { Race } from '../../ratings/types.js';
-import { createSlicer } from '../../event-loop.js';
+import { createSlicer, yieldToEventLoop } from '../../event-loop.js';
+import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../start-worker.js';
-import type { LeagueFileWorkerReply, LeagueFileWorkerRequest } from './league-file-worker.js';
+import type { LeagueFileWorkerReply, LeagueFileWorkerRequest, TextKey } from './league-file-worker.js';
+
+/** Characters per part of a text posted to the worker (the worker is a module of its own: nothing is imported from it). */
+export const TEXT_PART_CHARS = 512 * 1024;
 
 /** Above this many characters a league file is read on a worker thread (about 40 ms of parsing here). */
 export const OFF_THREAD_CHARS = 512 * 1024;
@@ -38,7 +42,7 @@ export async function readLeagueFileOffThread(
 			});
 			worker.once('error', (error) => reject(new Error(`The league file worker failed: ${error.message}`)));
 			worker.once('exit', (code) => reject(new Error(`The league file worker exited (code ${code}).`)));
-			worker.postMessage({ input } satisfies LeagueFileWorkerRequest);
+			postInParts(worker, input).catch(reject);
 		});
 	} finally {
 		await worker.terminate();
@@ -51,4 +55,21 @@ export async function readLeagueFileOffThread(
 		if (slicer.due()) await slicer.pause();
 	}
 	return { format: reading.format, races, warnings: reading.warnings };
+}
+
+/** The input's texts in parts, each posted in a turn of its own, then the rest of the input with empty texts. */
+async function postInParts(worker: Worker, input: LeagueFileInput): Promise<void> {
+	const post = (request: LeagueFileWorkerRequest) => worker.postMessage(request);
+	for (const key of ['file', 'races', 'drivers'] as const satisfies readonly TextKey[]) {
+		const text = input[key]?.text ?? '';
+		for (let at = 0; at < text.length; at += TEXT_PART_CHARS) {
+			await yieldToEventLoop();
+			post({ kind: 'text', file: key, part: text.slice(at, at + TEXT_PART_CHARS) });
+		}
+	}
+	const empty = (named: LeagueFileInput['races']) => named && { name: named.name, text: '' };
+	post({
+		kind: 'read',
+		input: { ...input, file: empty(input.file)!, races: empty(input.races), drivers: empty(input.drivers) },
+	});
 }
