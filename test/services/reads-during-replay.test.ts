@@ -12,15 +12,23 @@ import { createRatingService } from '../../src/services/ratings/rating-service.j
 import { gatedSnapshots, within } from '../support/gated-snapshots.js';
 import { addRace, member, organizer, world } from './helpers.js';
 
+/**
+ * A league of three races whose rating snapshots wait at a gate: with a snapshot every 2 races, a void of R1 replays R2
+ * and R3, writes one, and waits there while the gate is closed.
+ */
+async function threeRaces() {
+	const gate = gatedSnapshots();
+	const w = world(gate.store, { repo: { ratingEvery: 2 } });
+	await w.services.leagues.create(organizer, { name: 'Cup' });
+	await addRace(w, '1. Alice\n2. Bob\n3. Carol');
+	await addRace(w, '1. Bob\n2. Alice\n3. Carol');
+	await addRace(w, '1. Carol\n2. Bob\n3. Alice');
+	return { gate, w };
+}
+
 describe('reads during a replay', () => {
 	it('answer from the ratings before a void, saying so, while the void replays; a write waits for it', async () => {
-		const gate = gatedSnapshots();
-		// A rating snapshot every 2 races: the void's replay (of R2 and R3) writes one, and waits there at the gate.
-		const w = world(gate.store, { repo: { ratingEvery: 2 } });
-		await w.services.leagues.create(organizer, { name: 'Cup' });
-		await addRace(w, '1. Alice\n2. Bob\n3. Carol');
-		await addRace(w, '1. Bob\n2. Alice\n3. Carol');
-		await addRace(w, '1. Carol\n2. Bob\n3. Alice');
+		const { gate, w } = await threeRaces();
 		const before = await w.services.ratings.rating(member, { player: 'Alice' });
 		const boardBefore = await w.services.leaderboard.page(member, {});
 		expect(before.summary?.races).toBe(3);
@@ -58,12 +66,7 @@ describe('reads during a replay', () => {
 	});
 
 	it('do not wait for the caches replaying behind the change: the answer is already from before it', async () => {
-		const gate = gatedSnapshots();
-		const w = world(gate.store, { repo: { ratingEvery: 2 } });
-		await w.services.leagues.create(organizer, { name: 'Cup' });
-		await addRace(w, '1. Alice\n2. Bob\n3. Carol');
-		await addRace(w, '1. Bob\n2. Alice\n3. Carol');
-		await addRace(w, '1. Carol\n2. Bob\n3. Alice');
+		const { gate, w } = await threeRaces();
 		// Caches whose long replay never ends: a read with a wait gives up on them after that wait.
 		const endless = new Promise<never>(() => {});
 		const changes = {
