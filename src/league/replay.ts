@@ -615,7 +615,6 @@ const STANDINGS_ROWS_PER_STEP = 50;
 const byRating = (a: Standing, b: Standing) =>
 	b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0);
 
-/** The later of two optional `YYYY-MM-DD` dates (ISO dates order as strings). */
 /**
  * A player's record, its optional keys present only when set (the snapshot's JSON). Literals rather than spreads of
  * `{ lastDate }` and `{ car }`: a replay writes one record per racer per race.
@@ -630,6 +629,7 @@ function playerRecord<S>(
 	return car === undefined ? { state, races, lastDate } : { state, races, lastDate, car };
 }
 
+/** The later of two optional `YYYY-MM-DD` dates (ISO dates order as strings). */
 function latest(a: string | undefined, b: string | undefined): string | undefined {
 	if (a === undefined) return b;
 	if (b === undefined) return a;

@@ -89,8 +89,11 @@ const FIELDS_PER_CHUNK = 100;
 /** Numbers per player in `standouts`. */
 const STANDOUT_WIDTH = 17;
 
-export const encodeFloats = (values: readonly number[]): string =>
-	Buffer.from(Float64Array.from(values).buffer).toString('base64');
+export const encodeFloats = (values: readonly number[]): string => encodeFloatArray(Float64Array.from(values));
+
+/** The float64 bytes of `floats` (a view: its own range of its buffer), in base64. */
+const encodeFloatArray = (floats: Float64Array): string =>
+	Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
 
 export function decodeFloats(text: string): number[] {
 	const bytes = Buffer.from(text, 'base64');
@@ -100,10 +103,6 @@ export function decodeFloats(text: string): number[] {
 }
 
 const headKey = (system: string) => `changes:${system}`;
-
-/** Floats as encodeFloats writes them (base64 of their float64 bytes). */
-const encodeFloatArray = (floats: Float64Array): string =>
-	Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
 
 /** The head's `last`: the last changes by column, with plain loops (see writeChanges). */
 function lastPart(last: StoredChanges['lastChanges']): RawHead['last'] {

@@ -8,8 +8,8 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import { LeagueFileError, readLeagueFile, type LeagueFile, type LeagueFileInput } from '../../formats/league-file.js';
 
 /**
- * The files' texts come in parts (read-league-file.ts's TEXT_PART_CHARS each, posted a turn apart: one postMessage of the whole 7.7 MB
- * text blocked the bot's thread 30 ms while it was copied), then `read` with the rest of the input.
+ * The files' texts come in parts (read-league-file.ts's TEXT_PART_CHARS each, posted a turn apart: one postMessage
+ * of the whole 7.7 MB text blocked the bot's thread 30 ms while it was copied), then `read` with the rest of the input.
  */
 export type LeagueFileWorkerRequest =
 	| { readonly kind: 'text'; readonly file: TextKey; readonly part: string }
