@@ -189,6 +189,19 @@ describe('Discord faults', () => {
 		expect(content(await fake.sendSlashCommand('about', []).next())).toMatch(/pitwall \d+\.\d+\.\d+/);
 	});
 
+	it('a command sent as the connection drops is answered once, after the resume', async () => {
+		const resumed = once(client, Events.ShardResume);
+		const resumesBefore = fake.resumes.length;
+		fake.dropGateway(4000);
+		// Sent on the closing connection: the client never reads it there, and gets it again when it resumes.
+		const handle = fake.sendSlashCommand('about', []);
+		await resumed;
+		expect(fake.resumes).toHaveLength(resumesBefore + 1);
+		expect(content(await handle.next())).toMatch(/pitwall \d+\.\d+\.\d+/);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(callbacks(handle.token)).toHaveLength(1);
+	});
+
 	it('a graceful stop is not logged as a lost connection (discord.js reports its own destroy as reconnecting)', async () => {
 		const lostBefore = logged.filter((l) => l['msg'] === 'gateway connection lost: reconnecting').length;
 		await client.destroy();

@@ -75,6 +75,16 @@ const refuseForm = (res: ServerResponse, problem: string) =>
 /** The DM channel between the bot and whoever sends an interaction with `dm: true`. */
 const DM_CHANNEL_ID = '523456789012345678';
 
+/** How many of a session's latest events a RESUME can send again (Discord keeps a session's recent events too). */
+const SESSION_REPLAY_EVENTS = 1000;
+
+/** A gateway session: the shard it serves, the connection it is on now (none while dropped), its events sent. */
+interface GatewaySession {
+	readonly shard: [number, number];
+	ws: WebSocket | undefined;
+	readonly sent: (Json & { s: number })[];
+}
+
 export class FakeDiscord {
 	readonly token: string;
 	readonly appId: string;
@@ -118,6 +128,8 @@ export class FakeDiscord {
 	roleRateLimited = 0;
 	private counter = 0n;
 	private seq = 0;
+	/** The gateway sessions by id: each identified shard's, with its current connection. */
+	private readonly sessions = new Map<string, GatewaySession>();
 	private port = 0;
 
 	constructor(private readonly options: FakeDiscordOptions = {}) {
@@ -474,67 +486,84 @@ export class FakeDiscord {
 		res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: seconds, global: false }));
 	}
 
-	// ---- gateway ---------------------------------------------------------------------------------------------------
+	// ---- gateway ----------------------------------------------------------------------------------------------------
 
 	private gateway(ws: WebSocket): void {
 		this.sockets.add(ws);
-		ws.on('close', () => this.sockets.delete(ws));
+		ws.on('close', () => {
+			this.sockets.delete(ws);
+			for (const session of this.sessions.values()) if (session.ws === ws) session.ws = undefined;
+		});
 		this.send(ws, { op: 10, d: { heartbeat_interval: this.options.heartbeatMs ?? 500 } });
 		ws.on('message', (raw: Buffer) => {
 			const packet = JSON.parse(raw.toString()) as { op: number; d: unknown };
 			if (packet.op === 1) this.send(ws, { op: 11 });
 			if (packet.op === 2) this.identify(ws, packet.d as { token: string; shard?: [number, number] });
-			if (packet.op === 6) this.resume(ws, packet.d as { token: string; session_id: string });
+			if (packet.op === 6) this.resume(ws, packet.d as { token: string; session_id: string; seq: number | null });
 		});
 	}
 
-	/** A RESUME (op 6) after a dropped connection: the session continues, nothing was missed (no events queued). */
-	private resume(ws: WebSocket, resume: { token: string; session_id: string }): void {
+	/**
+	 * A RESUME (op 6) after a dropped connection. As Discord does, the session continues on the new connection where
+	 * the client left it: the events sent after the sequence number it last saw (`seq`), which the dying connection
+	 * may never have delivered, are sent again in order, then RESUMED.
+	 */
+	private resume(ws: WebSocket, resume: { token: string; session_id: string; seq: number | null }): void {
 		if (resume.token !== this.token) return void ws.close(4004, 'Authentication failed.');
+		const session = this.sessions.get(resume.session_id);
+		if (session === undefined) return this.send(ws, { op: 9, d: false }); // Invalid Session: identify again
 		this.resumes.push(resume.session_id);
-		(ws as WebSocket & { identified?: boolean }).identified = true;
-		this.sendDispatch(ws, 'RESUMED', {});
+		session.ws = ws;
+		const seen = resume.seq ?? 0;
+		for (const packet of session.sent) if (packet.s > seen) this.send(ws, packet);
+		this.sendDispatch(session, 'RESUMED', {});
 	}
 
 	private identify(ws: WebSocket, identify: { token: string; shard?: [number, number] }): void {
 		this.identified.push(identify.token);
 		if (identify.token !== this.token) return void ws.close(4004, 'Authentication failed.');
-		(ws as WebSocket & { identified?: boolean }).identified = true;
 		const shard = identify.shard ?? [0, 1];
-		(ws as WebSocket & { shard?: [number, number] }).shard = shard;
 		this.shards.push(shard);
+		const id = `session-${this.snowflake()}`;
+		const session: GatewaySession = { shard, ws, sent: [] };
+		this.sessions.set(id, session);
 		// As Discord: a shard is told of the guilds it serves only ((guild_id >> 22) % shard_count = its id), so a
 		// process of another shard knows nothing of the guild (no cache of it or its channels).
 		const ours = Number((BigInt(this.guildId) >> 22n) % BigInt(shard[1])) === shard[0];
-		this.sendDispatch(ws, 'READY', {
+		this.sendDispatch(session, 'READY', {
 			v: 10,
 			user: { id: this.botUserId, username: 'pitwall', discriminator: '0', global_name: null, avatar: null, bot: true },
 			guilds: ours ? [{ id: this.guildId, unavailable: true }] : [],
-			session_id: `session-${this.snowflake()}`,
+			session_id: id,
 			resume_gateway_url: `ws://127.0.0.1:${this.port}/gateway`,
 			shard,
 			application: { id: this.appId, flags: 0 },
 		});
 		if (ours) {
-			this.sendDispatch(ws, 'GUILD_CREATE', guildPayload(this.guildId, channelPayload(this.channelId, this.guildId)));
+			this.sendDispatch(
+				session,
+				'GUILD_CREATE',
+				guildPayload(this.guildId, channelPayload(this.channelId, this.guildId)),
+			);
 		}
 	}
 
 	private dispatch(event: string, data: Json): void {
 		// As Discord: a guild's events go to shard (guild_id >> 22) % shard_count only.
 		const guild = typeof data['guild_id'] === 'string' ? BigInt(data['guild_id']) : undefined;
-		const live = [...this.sockets].filter((ws) => {
-			const socket = ws as WebSocket & { identified?: boolean; shard?: [number, number] };
-			if (socket.identified !== true) return false;
-			const [id, count] = socket.shard ?? [0, 1];
+		const targets = [...this.sessions.values()].filter(({ shard: [id, count] }) => {
 			return guild === undefined || Number((guild >> 22n) % BigInt(count)) === id;
 		});
-		if (live.length === 0) throw new Error(`no identified gateway connection to send ${event} to`);
-		for (const ws of live) this.sendDispatch(ws, event, data);
+		if (targets.length === 0) throw new Error(`no gateway session to send ${event} to`);
+		for (const session of targets) this.sendDispatch(session, event, data);
 	}
 
-	private sendDispatch(ws: WebSocket, event: string, data: Json): void {
-		this.send(ws, { op: 0, t: event, s: ++this.seq, d: data });
+	/** Sends an event on the session's connection; kept, so that a RESUME after a lost connection sends it again. */
+	private sendDispatch(session: GatewaySession, event: string, data: Json): void {
+		const packet = { op: 0, t: event, s: ++this.seq, d: data };
+		session.sent.push(packet);
+		if (session.sent.length > SESSION_REPLAY_EVENTS) session.sent.shift();
+		if (session.ws !== undefined) this.send(session.ws, packet);
 	}
 
 	private send(ws: WebSocket, packet: Json): void {
