@@ -46,9 +46,12 @@ export const DAYS_PER_SLICE = 5;
  * Milliseconds of work between two yields of a replay. A count of races is not enough: a race of 20 racers costs
  * several times one of 8, and on a league of 15,000 such races 100 races of some systems blocked for 100-300 ms
  * (no block over 50 ms). A garbage-collection pause can add to a slice, and so can the I/O callbacks of the same
- * turn (a turn holds one slice and whatever else the event loop's poll brought), hence the margin: 6 rather than 8.
+ * turn (a turn holds one slice and whatever else the event loop's poll brought), hence the margin. On two busy cores
+ * the thread may also wait for a core in the middle of a slice, and a shorter slice keeps less of its work behind
+ * that wait: with another process holding one core, the longest blocks at 15,000 races were 52–63 ms with 4 against
+ * 57–69 ms with 6 (three interleaved pairs), with the changes answered as fast.
  */
-export const SLICE_MS = 6;
+export const SLICE_MS = 4;
 
 /** A clock for long loops: `due()` is true once `budgetMs` passed since the start or the last `pause()`. */
 export interface Slicer {
