@@ -12,6 +12,14 @@ import {
 } from './race-log-checks.js';
 import type { Race, RaceEntry, RaceMode } from '../ratings/types.js';
 import { toEnd } from './steps.js';
+import {
+	indexesInSteps,
+	indexPlayer,
+	noteMergePreview,
+	notePenaltyPreview,
+	noteRacePreviews,
+	type LogIndexes,
+} from './log-indexes.js';
 import { packEntries, racersOf } from './packed-entries.js';
 import { plural } from '../formats/plural.js';
 import { planSeasonEnd, planSeasonStart, type SeasonRecord } from './season-fold.js';
@@ -203,58 +211,45 @@ export interface RatedRace {
 type Plan = ApplyResult & { commit(): void };
 
 export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
-	return logFrom(from);
+	return toEnd(createLeagueLogInSteps(from));
 }
 
-function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
+/** createLeagueLog in steps: a long history's indexes are built a step of races at a time (log-indexes.ts). */
+export function* createLeagueLogInSteps(from?: LeagueLogSnapshot): Generator<void, LeagueLog> {
+	return logFrom(from, yield* indexesInSteps(from), 'owned');
+}
+
+/**
+ * The log of `from` with `indexes` derived from it: `owned` when nothing else holds them (built for this log, or a
+ * copy's taken for it alone), else they are copied (the live log goes on changing its own).
+ */
+function logFrom(from: LeagueLogSnapshot | undefined, indexes: LogIndexes, own: 'owned' | 'shared'): LeagueLog {
+	const mine = <T>(array: readonly T[]): T[] => (own === 'owned' ? (array as T[]) : [...array]);
+	const mineMap = <K, V>(map: ReadonlyMap<K, V>): Map<K, V> => (own === 'owned' ? (map as Map<K, V>) : new Map(map));
 	let seq = from?.seq ?? -1;
 	let config = from?.config;
 	const players = new Map<string, PlayerInfo>((from?.players ?? []).map((p) => [p.id, p]));
-	const copied = derived?.indexes;
-	// Entries kept by column (packed-entries.ts): the records of a snapshot read from the store already are, and so
-	// are a live log's, which a copy shares.
-	const races: RaceRecord[] = copied === undefined ? (from?.races ?? []).map(packEntries) : [...(from?.races ?? [])];
-	const raceIndex = copied === undefined ? new Map(races.map((race, i) => [race.id, i])) : new Map(copied.raceIndex);
+	// Entries kept by column (packed-entries.ts): indexesInSteps packs a snapshot's; a copy shares the live log's.
+	const races: RaceRecord[] = mine(indexes.races);
+	const raceIndex = mineMap(indexes.raceIndex);
 	// A snapshot from before date order holds seqs in `from`: each of its events is read as changing everything.
 	const retro: Retro[] = (from?.retro ?? []).map((r) =>
 		from?.order === 'date' ? r : { seq: r.seq, from: BEFORE_EVERY_RACE },
 	);
 	/** Each race's rating position (by index in `races`), and the indices of `races` in rating order. */
-	let positions: RatingPosition[] = derived === undefined ? ratingPositions(races) : [...derived.positions];
-	let order: number[] = derived === undefined ? byPosition(positions) : [...derived.order];
+	let positions: RatingPosition[] = mine(indexes.positions);
+	let order: number[] = mine(indexes.order);
 	/** The latest date of any race stored (voided ones too): the date an undated race sorts by. */
-	let latestDate = copied === undefined ? latestOf(races) : copied.latestDate;
+	let latestDate = indexes.latestDate;
 	const seasons: SeasonRecord[] = [...(from?.seasons ?? [])];
 	const penalties: PenaltyRecord[] = [...(from?.penalties ?? [])];
-	const previews = new Map<string, StoredPreview>(copied?.previews);
-	const notePenalty = (p: PenaltyRecord) => {
-		if (p.preview !== undefined) previews.set(p.preview, { kind: 'penalty', penalty: p.id, race: p.race });
-	};
-	const notePreviews = (race: RaceRecord) => {
-		if (race.preview !== undefined) previews.set(race.preview, { race: race.id, kind: 'submitted' });
-		for (const edit of race.edits) {
-			if (edit.preview !== undefined) previews.set(edit.preview, { race: race.id, kind: 'edited' });
-		}
-	};
-	const noteMerge = (p: PlayerInfo) => {
-		if (p.mergePreview !== undefined && p.mergedInto !== undefined) {
-			previews.set(p.mergePreview, { kind: 'merged', from: p.id, into: p.mergedInto });
-		}
-	};
-	const names = new Map<string, string>(copied?.names);
-	const simIndex = new Map<string, string>(copied?.simIndex);
-	const index = (p: PlayerInfo) => {
-		if (p.mergedInto !== undefined) return;
-		for (const name of [p.name, ...p.aliases]) names.set(nameKey(name), p.id);
-		for (const simId of p.simIds ?? []) simIndex.set(simId, p.id);
-	};
-	// A copy took the live log's indexes as they stood; anything else indexes what it holds.
-	if (copied === undefined) {
-		penalties.forEach(notePenalty);
-		races.forEach(notePreviews);
-		players.forEach(noteMerge);
-		players.forEach(index);
-	}
+	const previews = mineMap(indexes.previews);
+	const notePenalty = (p: PenaltyRecord) => notePenaltyPreview(previews, p);
+	const notePreviews = (race: RaceRecord) => noteRacePreviews(previews, race);
+	const noteMerge = (p: PlayerInfo) => noteMergePreview(previews, p);
+	const names = mineMap(indexes.names);
+	const simIndex = mineMap(indexes.simIndex);
+	const index = (p: PlayerInfo) => indexPlayer(names, simIndex, p);
 
 	const live = (id: string | undefined): PlayerInfo | undefined => {
 		let p = id === undefined ? undefined : players.get(id);
@@ -309,7 +304,7 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 	 * position stand: every replay after a change reads the whole rated history (the ratings of each system, the
 	 * explanation and chart caches), and at 15,000 races building it anew made 30,000 objects per reader.
 	 */
-	const ratedAt: (RatedRace | undefined)[] = derived === undefined ? [] : [...derived.rated];
+	const ratedAt: (RatedRace | undefined)[] = mine(indexes.rated);
 	const rated = (i: number): RatedRace => {
 		const r = races[i]!;
 		const position = positions[i]!;
@@ -859,19 +854,24 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 	});
 	const copyLater = (): (() => LeagueLog) => {
 		const from = snapshot();
-		const derivedNow: Derived = {
+		const now: LogIndexes = {
+			races: from.races, // snapshot() copied them
 			positions: [...positions],
 			order: [...order],
 			rated: [...ratedAt],
-			indexes: {
-				raceIndex: new Map(raceIndex),
-				names: new Map(names),
-				simIndex: new Map(simIndex),
-				previews: new Map(previews),
-				latestDate,
-			},
+			raceIndex: new Map(raceIndex),
+			names: new Map(names),
+			simIndex: new Map(simIndex),
+			previews: new Map(previews),
+			latestDate,
 		};
-		return () => logFrom(from, derivedNow);
+		// The first log built takes what was copied now; another (copyLater's function called again) copies it.
+		let taken = false;
+		return () => {
+			const own = taken ? 'shared' : 'owned';
+			taken = true;
+			return logFrom(from, now, own);
+		};
 	};
 
 	return {
@@ -894,8 +894,11 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
 		},
 		ratedRaces: ratedAfter,
 		ratedRacesSince(basis) {
+			const first = firstAfter(races, basis);
+			// Every race (a cache built anew): the rating order as kept, not 15,000 indices sorted in one turn.
+			if (first === 0) return ratedAfter();
 			const since: number[] = [];
-			for (let i = firstAfter(races, basis); i < races.length; i++) {
+			for (let i = first; i < races.length; i++) {
 				if (races[i]!.status === 'confirmed') since.push(i);
 			}
 			return since.sort((a, b) => positions[a]! - positions[b]!).map(rated);
@@ -920,23 +923,6 @@ function logFrom(from?: LeagueLogSnapshot, derived?: Derived): LeagueLog {
  * before a change waited for), and the rated races already made (by race index, each checked against the record and
  * position it was made for).
  */
-interface Derived {
-	readonly positions: readonly RatingPosition[];
-	readonly order: readonly number[];
-	readonly rated: readonly (RatedRace | undefined)[];
-	/**
-	 * The log's indexes as they stood (copied: the live log goes on changing its own). Built again from 15,000 races
-	 * and 2,000 players (every race's id and previews, every name's key) they were most of a copy's 5-8 ms.
-	 */
-	readonly indexes?: {
-		readonly raceIndex: ReadonlyMap<string, number>;
-		readonly names: ReadonlyMap<string, string>;
-		readonly simIndex: ReadonlyMap<string, string>;
-		readonly previews: ReadonlyMap<string, StoredPreview>;
-		readonly latestDate: string;
-	};
-}
-
 const storedText = (stored: StoredPreview): string => {
 	switch (stored.kind) {
 		case 'submitted':

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LeagueConfig, LeagueEvent, LoggedEvent } from '../league/league-events.js';
-import { createLeagueLog, LeagueError, type ApplyResult, type LeagueLog } from '../league/race-log.js';
+import { createLeagueLogInSteps, LeagueError, type ApplyResult, type LeagueLog } from '../league/race-log.js';
 import type { Replay, ReplaySnapshot } from '../league/replay.js';
 import { nameKey } from '../league/race-log-checks.js';
 import { getSystem, raceSystems } from '../ratings/index.js';
@@ -173,21 +173,33 @@ export function createLeagueRepository(store: Store, options: LeagueRepositoryOp
 	 * (800 lookups a second at 200 interactions a second).
 	 */
 	const session = async (league: string, forRead = false): Promise<Session> => {
-		let s = sessions.get(league);
-		if (forRead && s !== undefined && performance.now() - s.rolledAt < freshMs) return s;
-		if (s === undefined) {
-			const log = createLeagueLog(await states.read(league));
-			const ratings = createRatingKeeper({
-				league,
-				snapshots: store.namespace('rating-snapshots'),
-				index: store.namespace('rating-index'),
-				every: ratingEvery,
-				onCacheError: (error, system, seq) => cacheWarning(error, { league, seq, cache: `ratings ${system}` }),
-			});
-			s = { log, ratings, views: new Map(), rolledAt: -Infinity };
-			sessions.set(league, s);
-		}
+		const s = sessions.get(league) ?? (await opened(league));
+		if (forRead && performance.now() - s.rolledAt < freshMs) return s;
 		await roll(league, s.log);
+		return s;
+	};
+	/** Sessions being opened: the reads and writes that come meanwhile share the one open. */
+	const opening = new Map<string, Promise<Session>>();
+	const opened = (league: string): Promise<Session> => {
+		let open = opening.get(league);
+		if (open === undefined) {
+			open = openSession(league).finally(() => opening.delete(league));
+			opening.set(league, open);
+		}
+		return open;
+	};
+	const openSession = async (league: string): Promise<Session> => {
+		// The log's indexes of a long history are built in slices (15,000 races: up to 15 ms at once).
+		const log = await runInSlices(createLeagueLogInSteps(await states.read(league)));
+		const ratings = createRatingKeeper({
+			league,
+			snapshots: store.namespace('rating-snapshots'),
+			index: store.namespace('rating-index'),
+			every: ratingEvery,
+			onCacheError: (error, system, seq) => cacheWarning(error, { league, seq, cache: `ratings ${system}` }),
+		});
+		const s: Session = { log, ratings, views: new Map(), rolledAt: -Infinity };
+		sessions.set(league, s);
 		return s;
 	};
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../../src/league/league-events.js';
-import { createLeagueLog, LeagueError } from '../../src/league/race-log.js';
+import {
+	createLeagueLog,
+	createLeagueLogInSteps,
+	LeagueError,
+	type LeagueLogSnapshot,
+} from '../../src/league/race-log.js';
 import { config, randomRaces } from '../storage/helpers.js';
 
 /**
@@ -82,5 +87,26 @@ describe('a big import in steps', () => {
 		const { pauses } = run(log.applyInSteps(configured()));
 		expect(pauses).toBe(0);
 		expect(log.config()?.name).toBe('Steps');
+	});
+});
+
+describe('a long history opened from its snapshot in steps', () => {
+	it('builds the log its events fold into, pausing between slices of races', () => {
+		const folded = createLeagueLog();
+		folded.apply(configured());
+		folded.apply(imported(3_500));
+		folded.apply({ type: 'race-voided', race: 'R7', reason: 'x', by: 'o', at: AT, seq: 2 });
+		const stored = JSON.parse(JSON.stringify(folded.snapshot())) as LeagueLogSnapshot;
+		const opened = run(createLeagueLogInSteps(stored));
+		expect(opened.pauses).toBeGreaterThanOrEqual(3); // 3,500 races: several steps, not one block
+		const log = opened.value;
+		expect(log.snapshot()).toEqual(folded.snapshot());
+		expect(log.ratedRaces()).toEqual(folded.ratedRaces());
+		expect(log.ratedRacesSince(1)).toEqual([]);
+		for (const id of ['R1', 'R7', 'R3500']) expect(log.positionOf(id)).toBe(folded.positionOf(id));
+		for (const p of folded.players()) expect(log.resolve(p.name)?.id).toBe(p.id);
+		expect(log.check({ type: 'race-restored', race: 'R7', reason: 'y', by: 'o', at: AT })).toEqual(
+			folded.check({ type: 'race-restored', race: 'R7', reason: 'y', by: 'o', at: AT }),
+		);
 	});
 });

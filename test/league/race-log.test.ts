@@ -562,4 +562,19 @@ describe('race log: copies', () => {
 		expect(before.ratedRaces().map((r) => r.race.id)).toEqual(['R2', 'R1', 'R3']);
 		expect(before.resolve('Dee')).toBeUndefined();
 	});
+
+	it('the logs a copyLater builds, asked twice, move on by themselves: the second does not share the first’s', () => {
+		const later = history().copyLater();
+		const first = later();
+		const second = later();
+		next(first, { type: 'race-voided', race: 'R2', reason: 'what if' });
+		next(first, { type: 'player-renamed', player: 'Ann', name: 'Anna' });
+		next(second, { type: 'race-submitted', race: dated('2024-04-01', 'Dee', 'Ann') });
+		expect(second.race('R2')!.status).toBe('confirmed');
+		expect(second.resolve('Anna')).toBeUndefined();
+		expect(second.ratedRaces().map((r) => r.race.id)).toEqual(['R4', 'R2', 'R1', 'R3']);
+		expect(first.race('R4')).toBeUndefined();
+		expect(first.resolve('Dee')).toBeUndefined();
+		expect(first.ratedRaces().map((r) => r.race.id)).toEqual(['R1', 'R3']);
+	});
 });

@@ -105,6 +105,10 @@ describe('the log rates in date order', () => {
 		expect(log.touchedSince(basis)).toBe(log.positionOf('R4'));
 		expect(log.ratedRaces(log.positionOf('R1')).map((r) => r.race.id)).toEqual(['R4', 'R2', 'R3']);
 		expect(log.ratedRacesSince(basis).map((r) => r.race.id)).toEqual(['R4', 'R3']);
+		// Since before the first race: every confirmed race in rating order, the same records ratedRaces gives.
+		next(log, { type: 'race-voided', race: 'R2', reason: 'x' });
+		expect(log.ratedRacesSince(-1).map((r) => r.race.id)).toEqual(['R1', 'R4', 'R3']);
+		expect(log.ratedRacesSince(-1)).toStrictEqual(log.ratedRaces());
 	});
 
 	it('an edit of the date moves the race; a void and a restore change history from its place', () => {

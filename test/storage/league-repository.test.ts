@@ -265,3 +265,24 @@ describe('league repository: close', () => {
 		expect(order).toEqual(['first write', 'write queued behind it', 'store closed']);
 	});
 });
+
+describe('league repository: a league opened by several reads at once', () => {
+	it('is read from the store and indexed once, and every read gets the same log', async () => {
+		const store = createMemoryStore();
+		const league = await seed(createLeagueRepository(store, options), randomRaces(3, 40, 6));
+		let stateReads = 0;
+		const counted: typeof store = {
+			...store,
+			namespace(name) {
+				const inner = store.namespace(name);
+				if (name !== 'league-state') return inner;
+				return { ...inner, get: (key) => (key === league && stateReads++, inner.get(key)) };
+			},
+		};
+		const cold = createLeagueRepository(counted, options);
+		const logs = await Promise.all([1, 2, 3, 4].map(() => cold.loadState(league)));
+		expect(stateReads).toBe(1);
+		expect(logs[0]!.races()).toHaveLength(40);
+		for (const log of logs) expect(log.races()).toBe(logs[0]!.races());
+	});
+});
