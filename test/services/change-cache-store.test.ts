@@ -2,7 +2,7 @@
  * The change cache's history kept in the store: a fresh process restores it and answers exactly as a
  * full replay does; it is used (a changed stored number shows), and dropped once a void changed rated history.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureSampleLeague } from '../../src/console/sample-league.js';
 import { expectedRanks } from '../../src/league/explain-race.js';
 import { createReplay } from '../../src/league/replay.js';
@@ -44,6 +44,21 @@ const withoutCopies = (repo: LeagueRepository): LeagueRepository => ({
 	readCache: (_league, keys) => Promise.resolve(keys.map(() => undefined)),
 });
 
+/**
+ * Repositories over the shared store. A change cache writes its copy on a queue of its own, after its answers: each
+ * test waits for its repositories' queued writes (close waits for them; the memory store's close does nothing), so
+ * that no copy a test wrote lands in the next one (seen: a copy landing after the next test had changed it).
+ */
+const opened: LeagueRepository[] = [];
+const repository = (): LeagueRepository => {
+	const repo = createLeagueRepository(store);
+	opened.push(repo);
+	return repo;
+};
+afterEach(async () => {
+	await Promise.all(opened.splice(0).map((repo) => repo.close()));
+});
+
 beforeAll(async () => {
 	store = createMemoryStore();
 	const w = world(store);
@@ -53,7 +68,7 @@ beforeAll(async () => {
 
 describe('standout races kept race by race', () => {
 	it("are what standoutsOf finds in the whole list of each player's results", async () => {
-		const repo = createLeagueRepository(store);
+		const repo = repository();
 		const state = await repo.loadState(league.id);
 		const impl = getSystem(SYSTEM);
 		const params: unknown = impl.params();
@@ -96,13 +111,13 @@ describe('the change cache in the store', () => {
 	});
 
 	it('a fresh process restores the stored history and answers as a full replay does', async () => {
-		const first = createChangeCache(createLeagueRepository(store));
+		const first = createChangeCache(repository());
 		const replayed = await answers(first);
 		// The copy is written on a queue of its own, after the answers.
 		await vi.waitFor(async () =>
 			expect(await store.namespace('derived-caches').get(`${league.id}:changes:${SYSTEM}`)).toBeDefined(),
 		);
-		const restored = await answers(createChangeCache(createLeagueRepository(store)));
+		const restored = await answers(createChangeCache(repository()));
 		expect(restored).toStrictEqual(replayed);
 		expect(replayed.filter((a) => a.standouts !== undefined).length).toBeGreaterThan(10);
 	});
@@ -113,16 +128,16 @@ describe('the change cache in the store', () => {
 		const head = (await caches.get(key)) as { last: { players: string[]; values: string } };
 		const values = decodeFloats(head.last.values);
 		await caches.set(key, { ...head, last: { ...head.last, values: encodeFloats([12345, ...values.slice(1)]) } });
-		const last = await createChangeCache(createLeagueRepository(store)).lastChanges(league, SYSTEM);
+		const last = await createChangeCache(repository()).lastChanges(league, SYSTEM);
 		expect(last.get(head.last.players[0]!)?.before).toBe(12345);
 		await caches.set(key, head);
 	});
 
 	it('after a void the stored copy no longer holds: the answers are a full replay of the new log', async () => {
-		const repo = createLeagueRepository(store);
+		const repo = repository();
 		await repo.appendEvent(league.id, { type: 'race-voided', race: 'R3', reason: 'test', by: 'u' });
-		const restored = await answers(createChangeCache(createLeagueRepository(store)));
-		const replayed = await answers(createChangeCache(withoutCopies(createLeagueRepository(store))));
+		const restored = await answers(createChangeCache(repository()));
+		const replayed = await answers(createChangeCache(withoutCopies(repository())));
 		expect(restored).toStrictEqual(replayed);
 	});
 });
