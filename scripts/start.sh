@@ -16,9 +16,12 @@ export MALLOC_ARENA_MAX=2
 # heap held 43 MB at the bot's peak, 33 MB with this (bench/real-bot.ts, docs/benchmarks.md).
 export MALLOC_MMAP_THRESHOLD_=131072
 # V8's heap sizing (scripts/node-flags, read by the benches too): a smaller young generation (4 MB semi-spaces) and a
-# heap that grows by 50 % rather than V8's default between full collections. A 15,000-race league's replays peaked at
+# heap that grows by 40 % rather than V8's default between full collections. A 15,000-race league's replays peaked at
 # 332 MB of RSS with V8's defaults and at 168 MB with these (bench/big-league.ts, services alone); the idle bot holds
 # 104 MiB with 4 MB semi-spaces, 112 MiB with 8 (bench/startup.ts). No hard limit, so a bigger store cannot run out.
+# 40 % rather than 50 % since the main thread runs at a raised priority (src/thread-priority.ts): V8's helpers then
+# finish a collection's marking later, and at 50 % the real bot's heap peaked at 121-122 MB (RSS 249-250 MB) in 2 of
+# 12 runs at 15,000 races; at 40 %, 104-107 MB (RSS 229-233 MB) in 6 of 6 (bench/real-bot.ts, docs/benchmarks.md).
 # Two helper threads for V8 (garbage collection, compilation) instead of Node's four: on a 2-core machine four of them
 # took the cores from the event loop's thread while it was busy too (at 15,000 races of 20, bench/real-bot.ts: 1.1–1.3 s
 # of its time waiting for a core instead of 1.9–3.4 s, and its longest blocks 41–47 ms against 45–55 ms).

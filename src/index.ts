@@ -62,6 +62,7 @@ async function runBot(): Promise<number> {
 		{ disableValidators },
 		{ inboxMessages },
 		{ warmUpCalendar },
+		{ favourMainThread, MAIN_THREAD_NICE },
 	] = await Promise.all([
 		import('./discord/client.js'),
 		import('../commands/index.js'),
@@ -78,6 +79,7 @@ async function runBot(): Promise<number> {
 		import('@discordjs/builders'),
 		import('../commands/league/inbox-format.js'),
 		import('./services/leagues/league-day.js'),
+		import('./thread-priority.js'),
 	]);
 	let store;
 	try {
@@ -94,6 +96,9 @@ async function runBot(): Promise<number> {
 	// and the tests, which build the same replies in-process, keep the validators on.
 	disableValidators();
 	warmUpCalendar();
+	// After the store's first query, which started libuv's pool: its threads keep the normal priority.
+	const priority = favourMainThread();
+	log.info({ nice: priority === 'raised' ? MAIN_THREAD_NICE : 0 }, `main thread priority: ${priority}`);
 	const repo = createLeagueRepository(store, { log });
 	shutdown.add('store', () => repo.close());
 	const jobs = store.namespace('jobs');

@@ -3,6 +3,7 @@
  * (chart-canvas.ts) and draws the requests one at a time, in order; the PNG goes back as a transferred ArrayBuffer, with the
  * geometry. Errors go back as messages, so one bad chart never kills the worker.
  */
+import '../worker-at-normal-priority.js'; // first: see there
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { drawChart, type ChartRequest, type ChartSize } from './draw-chart.js';
 import type { ChartGeometry } from './chart-geometry.js';

@@ -4,6 +4,7 @@
  * calibrate` runs) and posts the result back once. One worker per calibration: calibration-runner.ts starts it and
  * ends it.
  */
+import '../../worker-at-normal-priority.js'; // first: see there
 import { parentPort } from 'node:worker_threads';
 import { calibrate, type CalibrateOptions, type CalibrationResult } from '../../analysis/calibrate.js';
 import { getSystem } from '../../ratings/index.js';

@@ -4,6 +4,7 @@
  * the function the bot and the CLI use everywhere (src/formats/results/read-file.ts), posts the reading back once and
  * is ended.
  */
+import '../../worker-at-normal-priority.js'; // first: see there
 import { parentPort } from 'node:worker_threads';
 import { readRaceFile, type FileReadOptions, type FileReading } from '../../formats/results/read-file.js';
 import { ResultFileError } from '../../formats/results/types.js';

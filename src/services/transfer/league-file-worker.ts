@@ -4,6 +4,7 @@
  * with the function the bot and the CLI use (src/formats/league-file.ts), posts the races back in batches (each
  * batch's copy is then one short task on the bot's thread, not one long one), then what else the reading says.
  */
+import '../../worker-at-normal-priority.js'; // first: see there
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { LeagueFileError, readLeagueFile, type LeagueFile, type LeagueFileInput } from '../../formats/league-file.js';
 
