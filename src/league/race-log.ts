@@ -195,8 +195,8 @@ export interface LeagueLog {
 	/** An independent log as this one stands (the same records, which are never changed): a what-if, a log kept. */
 	copy(): LeagueLog;
 	/**
-	 * `copy`, with what it needs taken now (a few arrays) and the log built when the returned function is first
-	 * called: the log as it was before a change, which the reads during the change's replay may never ask for.
+	 * `copy`, with what it needs taken now (a few arrays) and the log built when the returned function is called, once:
+	 * the log as it was before a change, which the reads during the change's replay may never ask for.
 	 */
 	copyLater(): () => LeagueLog;
 }
@@ -216,39 +216,37 @@ export function createLeagueLog(from?: LeagueLogSnapshot): LeagueLog {
 
 /** createLeagueLog in steps: a long history's indexes are built a step of races at a time (log-indexes.ts). */
 export function* createLeagueLogInSteps(from?: LeagueLogSnapshot): Generator<void, LeagueLog> {
-	return logFrom(from, yield* indexesInSteps(from), 'owned');
+	return logFrom(from, yield* indexesInSteps(from));
 }
 
 /**
- * The log of `from` with `indexes` derived from it: `owned` when nothing else holds them (built for this log, or a
- * copy's taken for it alone), else they are copied (the live log goes on changing its own).
+ * The log of `from` with `indexes` derived from it, which it takes as its own and changes as it moves on: built for
+ * it (createLeagueLogInSteps) or copied for it alone (copyLater).
  */
-function logFrom(from: LeagueLogSnapshot | undefined, indexes: LogIndexes, own: 'owned' | 'shared'): LeagueLog {
-	const mine = <T>(array: readonly T[]): T[] => (own === 'owned' ? (array as T[]) : [...array]);
-	const mineMap = <K, V>(map: ReadonlyMap<K, V>): Map<K, V> => (own === 'owned' ? (map as Map<K, V>) : new Map(map));
+function logFrom(from: LeagueLogSnapshot | undefined, indexes: LogIndexes): LeagueLog {
 	let seq = from?.seq ?? -1;
 	let config = from?.config;
 	const players = new Map<string, PlayerInfo>((from?.players ?? []).map((p) => [p.id, p]));
 	// Entries kept by column (packed-entries.ts): indexesInSteps packs a snapshot's; a copy shares the live log's.
-	const races: RaceRecord[] = mine(indexes.races);
-	const raceIndex = mineMap(indexes.raceIndex);
+	const races = indexes.races as RaceRecord[]; // the indexes are this log's own (above)
+	const raceIndex = indexes.raceIndex as Map<string, number>;
 	// A snapshot from before date order holds seqs in `from`: each of its events is read as changing everything.
 	const retro: Retro[] = (from?.retro ?? []).map((r) =>
 		from?.order === 'date' ? r : { seq: r.seq, from: BEFORE_EVERY_RACE },
 	);
 	/** Each race's rating position (by index in `races`), and the indices of `races` in rating order. */
-	let positions: RatingPosition[] = mine(indexes.positions);
-	let order: number[] = mine(indexes.order);
+	let positions = indexes.positions as RatingPosition[];
+	let order = indexes.order as number[];
 	/** The latest date of any race stored (voided ones too): the date an undated race sorts by. */
 	let latestDate = indexes.latestDate;
 	const seasons: SeasonRecord[] = [...(from?.seasons ?? [])];
 	const penalties: PenaltyRecord[] = [...(from?.penalties ?? [])];
-	const previews = mineMap(indexes.previews);
+	const previews = indexes.previews as Map<string, StoredPreview>;
 	const notePenalty = (p: PenaltyRecord) => notePenaltyPreview(previews, p);
 	const notePreviews = (race: RaceRecord) => noteRacePreviews(previews, race);
 	const noteMerge = (p: PlayerInfo) => noteMergePreview(previews, p);
-	const names = mineMap(indexes.names);
-	const simIndex = mineMap(indexes.simIndex);
+	const names = indexes.names as Map<string, string>;
+	const simIndex = indexes.simIndex as Map<string, string>;
 	const index = (p: PlayerInfo) => indexPlayer(names, simIndex, p);
 
 	const live = (id: string | undefined): PlayerInfo | undefined => {
@@ -304,7 +302,7 @@ function logFrom(from: LeagueLogSnapshot | undefined, indexes: LogIndexes, own: 
 	 * position stand: every replay after a change reads the whole rated history (the ratings of each system, the
 	 * explanation and chart caches), and at 15,000 races building it anew made 30,000 objects per reader.
 	 */
-	const ratedAt: (RatedRace | undefined)[] = mine(indexes.rated);
+	const ratedAt = indexes.rated as (RatedRace | undefined)[];
 	const rated = (i: number): RatedRace => {
 		const r = races[i]!;
 		const position = positions[i]!;
@@ -865,12 +863,12 @@ function logFrom(from: LeagueLogSnapshot | undefined, indexes: LogIndexes, own: 
 			previews: new Map(previews),
 			latestDate,
 		};
-		// The first log built takes what was copied now; another (copyLater's function called again) copies it.
+		// The log built takes what was copied now, as it is, and changes it as it moves on: it is built once.
 		let taken = false;
 		return () => {
-			const own = taken ? 'shared' : 'owned';
+			if (taken) throw new Error('a copy taken for later is built once');
 			taken = true;
-			return logFrom(from, now, own);
+			return logFrom(from, now);
 		};
 	};
 
