@@ -4,6 +4,7 @@
  */
 import type { RaceInput } from './league-events.js';
 import type { LeagueLog, RaceRecord } from './race-log.js';
+import { racersOf } from './packed-entries.js';
 
 /**
  * The newest confirmed race with exactly the submitted results: the same players (by name or alias, so an alias
@@ -29,12 +30,17 @@ export function sameResultsAs(
 	const stored = state.races();
 	for (let i = stored.length - 1; i >= 0; i--) {
 		const candidate = stored[i]!;
-		if (candidate.status !== 'confirmed' || candidate.entries.length !== race.entries.length) continue;
+		// The racers' ids first: a stored race keeps its entries by column, and reading `entries` builds every entry
+		// (at 10,000 races, each submission's check built some 280,000 objects: bench:load's profile).
+		const racers = racersOf(candidate);
+		if (candidate.status !== 'confirmed' || racers.length !== race.entries.length) continue;
 		if (!timed && candidate.date !== race.date) continue;
-		// A scan without allocation first: most races do not have the first entry's player, place, status and time
-		// (15,000 races of 20: 7 to 10 ms, against 135 ms building every key).
-		if (!candidate.entries.some((entry) => sameEntry(entry, first))) continue;
-		if (resultsKey(candidate.entries) === key) return { race: candidate, timed };
+		if (!racers.includes(first.player)) continue;
+		// Then the first entry whole: most races do not have its player's place, status and time (15,000 races of
+		// 20: 7 to 10 ms, against 135 ms building every key).
+		const candidateEntries = candidate.entries;
+		if (!candidateEntries.some((entry) => sameEntry(entry, first))) continue;
+		if (resultsKey(candidateEntries) === key) return { race: candidate, timed };
 	}
 	return undefined;
 }
