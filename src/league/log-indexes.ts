@@ -2,7 +2,7 @@ import type { PenaltyRecord } from './penalties.js';
 import type { LeagueLogSnapshot, PlayerInfo, RaceRecord, RatedRace, StoredPreview } from './race-log.js';
 import { nameKey } from './race-log-checks.js';
 import { packEntries } from './packed-entries.js';
-import { ratingPosition, type RatingPosition } from './rating-order.js';
+import { orderOfPositions, ratingPosition, type RatingPosition } from './rating-order.js';
 
 /**
  * What a league log derives from its records to answer at once: each race's rating position and the rating order,
@@ -47,10 +47,8 @@ export function* indexesInSteps(from: LeagueLogSnapshot | undefined): Generator<
 		noteRacePreviews(previews, race);
 		if ((i + 1) % RACES_PER_STEP === 0) yield;
 	}
-	const order = positions.map((_, i) => i);
 	yield;
-	// Confirmation order is rating order but for make-up races: a nearly sorted array, which the sort takes in one pass.
-	order.sort((a, b) => positions[a]! - positions[b]!);
+	const order = orderOfPositions(positions); // nearly sorted already: the sort takes it in about one pass
 	yield;
 	for (const p of from?.penalties ?? []) notePenaltyPreview(previews, p);
 	const names = new Map<string, string>();

@@ -25,7 +25,13 @@ import { plural } from '../formats/plural.js';
 import { planSeasonEnd, planSeasonStart, type SeasonRecord } from './season-fold.js';
 import type { PenaltyRecord, TeamChange } from './penalties.js';
 import { checkEditKeepsPenalties, planPenaltyGiven, planPenaltyWithdrawn, type PenaltyPlan } from './penalty-fold.js';
-import { BEFORE_EVERY_RACE, ratingPosition, ratingPositions, type RatingPosition } from './rating-order.js';
+import {
+	BEFORE_EVERY_RACE,
+	orderOfPositions,
+	ratingPosition,
+	ratingPositions,
+	type RatingPosition,
+} from './rating-order.js';
 
 /**
  * The league state as a pure fold over the race log: players (names, aliases, Discord links, merges) and races
@@ -328,7 +334,7 @@ function logFrom(from: LeagueLogSnapshot | undefined, indexes: LogIndexes): Leag
 	/** Rebuild the positions and the order after a date changed (rare: an edit). */
 	const reorder = () => {
 		positions = ratingPositions(races);
-		order = byPosition(positions);
+		order = orderOfPositions(positions);
 		latestDate = latestOf(races);
 	};
 
@@ -971,10 +977,6 @@ const unique = (names: readonly string[]) => {
 	const seen = new Set<string>();
 	return names.filter((n) => !seen.has(nameKey(n)) && seen.add(nameKey(n)));
 };
-
-/** The indices of `positions` by position. */
-const byPosition = (positions: readonly RatingPosition[]): number[] =>
-	positions.map((_, i) => i).sort((a, b) => positions[a]! - positions[b]!);
 
 /** The latest date of `races` ('' when none is dated). */
 const latestOf = (races: readonly RaceRecord[]): string =>

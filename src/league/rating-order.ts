@@ -66,7 +66,11 @@ export function ratingPositions(races: readonly Dated[]): RatingPosition[] {
 
 /** The indices (into `races`, given in confirmation order) in rating order. */
 export function ratingOrderOf(races: readonly Dated[]): number[] {
-	const positions = ratingPositions(races);
+	return orderOfPositions(ratingPositions(races));
+}
+
+/** The indices of `positions` in rating order (confirmation order but for make-up races: nearly sorted already). */
+export function orderOfPositions(positions: readonly RatingPosition[]): number[] {
 	return positions.map((_, i) => i).sort((a, b) => positions[a]! - positions[b]!);
 }
 
